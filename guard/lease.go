@@ -1,0 +1,286 @@
+package guard
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+)
+
+// LeaseBackend is implemented by stores to carry out the operations of a
+// Lease. Every operation is fenced by the lease's owner token: when the record
+// is no longer held by that owner, it must return an error wrapping ErrLeaseLost.
+// Applications do not call it.
+type LeaseBackend interface {
+	// Settle moves the record to state (done, failed or uncertain) with result,
+	// resetting its expiry to the retention, if owner still holds it (pending
+	// or uncertain).
+	Settle(ctx context.Context, l *Lease, state State, result []byte) error
+	// Release deletes the record if owner still holds it.
+	Release(ctx context.Context, l *Lease) error
+	// Extend sets the lease to end d from now, by the store's clock, if owner
+	// still holds it and it is pending.
+	Extend(ctx context.Context, l *Lease, d time.Duration) error
+}
+
+// LeaseInfo describes a claim to NewLease.
+type LeaseInfo struct {
+	Consumer string
+	Key      string        // the encoded key
+	Owner    string        // fencing token (NewOwnerToken)
+	Outcome  Outcome       // Applied: the caller holds the lease; Duplicate: done before
+	Result   []byte        // the stored result, for a duplicate
+	Duration time.Duration // the lease's length, for an acquired claim
+	Takeover bool          // the lease was taken over from an expired owner
+	Config   Config        // the claim's options (observer, delivery, on_error)
+}
+
+// Lease is a claim on a key for an external effect (DESIGN.md §5). It is
+// returned by Claim: when Outcome is Duplicate the effect ran before and the
+// lease holds nothing but the stored Result; when it is Applied the caller
+// holds the key until the lease runs out and must end it with exactly one of
+// Complete, Fail or Release. A Lease is safe for concurrent use.
+type Lease struct {
+	backend  LeaseBackend
+	cfg      Config
+	consumer string
+	key      string
+	owner    string
+	outcome  Outcome
+	takeover bool
+	started  time.Time
+
+	mu     sync.Mutex
+	until  time.Time
+	result []byte
+	ended  bool
+}
+
+// NewLease returns the Lease of a claim. Stores call it.
+func NewLease(b LeaseBackend, info LeaseInfo) *Lease {
+	now := time.Now()
+	return &Lease{
+		backend:  b,
+		cfg:      info.Config,
+		consumer: info.Consumer,
+		key:      info.Key,
+		owner:    info.Owner,
+		outcome:  info.Outcome,
+		takeover: info.Takeover,
+		started:  now,
+		until:    now.Add(info.Duration),
+		result:   info.Result,
+		ended:    info.Outcome != Applied,
+	}
+}
+
+// NewOwnerToken returns a fresh random fencing token.
+func NewOwnerToken() string {
+	var b [16]byte
+	rand.Read(b[:]) // never fails (crypto/rand)
+	return hex.EncodeToString(b[:])
+}
+
+// Key returns the idempotency key to hand to the external provider (an
+// Idempotency-Key header, say): stable for the consumer and key across
+// retries and takeovers, so the provider can drop a repeat we could not.
+func (l *Lease) Key() string { return ProviderKey(l.consumer, l.key) }
+
+// EncodedKey returns the business key in the v1 key encoding.
+func (l *Lease) EncodedKey() string { return l.key }
+
+// Consumer returns the consumer name.
+func (l *Lease) Consumer() string { return l.consumer }
+
+// Owner returns the fencing token of this lease.
+func (l *Lease) Owner() string { return l.owner }
+
+// Outcome is Applied when the caller holds the lease, Duplicate when the key
+// was done before.
+func (l *Lease) Outcome() Outcome { return l.outcome }
+
+// TakenOver reports whether this lease was taken over from an owner whose
+// lease expired (at-least-once): the effect may have run before, so the
+// provider's idempotency key matters.
+func (l *Lease) TakenOver() bool { return l.takeover }
+
+// Result returns the stored result of a duplicate, or the result set with
+// SetResult.
+func (l *Lease) Result() []byte {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.result
+}
+
+// SetResult sets the result that Run stores when apply returns nil.
+func (l *Lease) SetResult(result []byte) {
+	l.mu.Lock()
+	l.result = result
+	l.mu.Unlock()
+}
+
+// Until returns when the lease ends, estimated on the local clock from the
+// store's answer.
+func (l *Lease) Until() time.Time {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.until
+}
+
+var errNotHeld = errors.New("guard: lease is not held")
+
+func (l *Lease) begin() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.outcome != Applied {
+		return fmt.Errorf("%w: the key was a duplicate", errNotHeld)
+	}
+	if l.ended {
+		return fmt.Errorf("%w: it was already completed, failed or released", errNotHeld)
+	}
+	return nil
+}
+
+func (l *Lease) end(err error) {
+	if err == nil || errors.Is(err, ErrLeaseLost) {
+		l.mu.Lock()
+		l.ended = true
+		l.mu.Unlock()
+	}
+	if errors.Is(err, ErrLeaseLost) {
+		l.observe(DecisionLeaseLost, err)
+	}
+}
+
+func (l *Lease) observe(d Decision, err error) {
+	l.cfg.Observer.Observe(context.Background(), Event{
+		Decision: d, Consumer: l.consumer, Key: l.key, Err: err, Duration: time.Since(l.started),
+	})
+}
+
+// Complete records the effect as done with an optional result that later
+// duplicates can read. It fails with ErrLeaseLost when the lease was taken
+// over (or the key resolved or forgotten) meanwhile.
+func (l *Lease) Complete(ctx context.Context, result []byte) error {
+	if err := l.begin(); err != nil {
+		return err
+	}
+	err := l.backend.Settle(ctx, l, StateDone, result)
+	l.end(err)
+	if err == nil {
+		l.SetResult(result)
+		l.observe(DecisionApplied, nil)
+	}
+	return err
+}
+
+// Fail keeps the key as failed with reason: every later delivery gets
+// ErrFailed. Use it for permanent errors of the provider.
+func (l *Lease) Fail(ctx context.Context, reason error) error {
+	return l.settleError(ctx, StateFailed, reason)
+}
+
+func (l *Lease) settleError(ctx context.Context, state State, reason error) error {
+	if err := l.begin(); err != nil {
+		return err
+	}
+	var text []byte
+	if reason != nil {
+		text = []byte(reason.Error())
+	}
+	err := l.backend.Settle(ctx, l, state, text)
+	l.end(err)
+	if err == nil {
+		d := DecisionFailed
+		if state == StateUncertain {
+			d = DecisionUncertain
+		}
+		l.observe(d, reason)
+	}
+	return err
+}
+
+// Release deletes the claim so that a redelivery runs the effect again. Use it
+// only when the effect certainly did not happen.
+func (l *Lease) Release(ctx context.Context) error {
+	if err := l.begin(); err != nil {
+		return err
+	}
+	err := l.backend.Release(ctx, l)
+	l.end(err)
+	if err == nil {
+		l.observe(DecisionReleased, nil)
+	}
+	return err
+}
+
+// Extend moves the end of the lease to d from now (store clock), for effects
+// that run longer than the lease. It fails with ErrLeaseLost when the lease
+// was taken over.
+func (l *Lease) Extend(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return fmt.Errorf("guard: lease extension must be positive, got %s", d)
+	}
+	if err := l.begin(); err != nil {
+		return err
+	}
+	err := l.backend.Extend(ctx, l, d)
+	if err == nil {
+		l.mu.Lock()
+		l.until = time.Now().Add(d)
+		l.mu.Unlock()
+	} else if errors.Is(err, ErrLeaseLost) {
+		l.end(err)
+	}
+	return err
+}
+
+// settleTimeout bounds how long Run waits to record an outcome after apply
+// returned, independent of the caller's context: an effect that happened must
+// be recorded even when the caller gave up meanwhile.
+const settleTimeout = 10 * time.Second
+
+// RunLease runs apply under the acquired lease l and records its outcome, as
+// every store's Run does (DESIGN.md §5):
+//   - apply returns nil: Complete with the result set by SetResult → Applied.
+//   - apply returns a Reject error, or on_error is keep: the key is failed → ErrFailed.
+//   - at-most-once and the error is not NotPerformed: the key is uncertain → ErrUncertain.
+//   - otherwise the claim is released and apply's error is returned (a retry runs again).
+//
+// A duplicate lease returns (Duplicate, nil) without calling apply.
+func RunLease(ctx context.Context, l *Lease, apply func(ctx context.Context, l *Lease) error) (Outcome, error) {
+	if l.outcome == Duplicate {
+		return Duplicate, nil
+	}
+	err := apply(ctx, l)
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), settleTimeout)
+	defer cancel()
+	if err == nil {
+		if err := l.Complete(sctx, l.Result()); err != nil {
+			return 0, err
+		}
+		return Applied, nil
+	}
+	var (
+		sentinel error
+		state    State
+	)
+	switch {
+	case IsRejected(err) || l.cfg.OnError == Keep:
+		sentinel, state = ErrFailed, StateFailed
+	case l.cfg.Delivery == AtMostOnce && !IsNotPerformed(err):
+		sentinel, state = ErrUncertain, StateUncertain
+	default:
+		if rerr := l.Release(sctx); rerr != nil {
+			return 0, errors.Join(err, rerr)
+		}
+		return 0, err
+	}
+	if serr := l.settleError(sctx, state, err); serr != nil {
+		return 0, errors.Join(err, serr)
+	}
+	return 0, errFor(sentinel, l.consumer, "", err)
+}

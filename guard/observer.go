@@ -1,0 +1,88 @@
+package guard
+
+import (
+	"context"
+	"log/slog"
+	"time"
+)
+
+// Decision names what a store decided; every decision reaches the Observer.
+type Decision string
+
+// The decisions reported to an Observer.
+const (
+	DecisionApplied    Decision = "applied"     // the effect ran and its record is stored
+	DecisionDuplicate  Decision = "duplicate"   // the key was done before
+	DecisionInProgress Decision = "in_progress" // another worker holds a live lease
+	DecisionTakeover   Decision = "takeover"    // an expired lease was taken over (at-least-once)
+	DecisionUncertain  Decision = "uncertain"   // the key is (or became) uncertain
+	DecisionConflict   Decision = "conflict"    // same key, different fingerprint
+	DecisionLeaseLost  Decision = "lease_lost"  // our lease was taken before we completed
+	DecisionReleased   Decision = "released"    // an external error released the key
+	DecisionFailed     Decision = "failed"      // the key is (or became) failed
+	DecisionPartial    Decision = "partial"     // a Redis effect failed after EXEC
+	DecisionPurged     Decision = "purged"      // Purge deleted expired records
+	DecisionRetried    Decision = "retried"     // a transaction was retried
+)
+
+// Event is one decision of a store.
+type Event struct {
+	Decision Decision
+	Consumer string // empty for purges
+	Key      string // encoded key; empty for purges
+	Attempt  int    // 1 for the first try; for DecisionRetried the try that failed
+	Count    int64  // rows purged, for DecisionPurged
+	Err      error  // the error behind the decision, if any
+	Duration time.Duration
+}
+
+// Observer receives every decision of a store. It is called synchronously on
+// the handling goroutine and must be safe for concurrent use and fast.
+type Observer interface {
+	Observe(ctx context.Context, e Event)
+}
+
+// ObserverFunc adapts a function to Observer.
+type ObserverFunc func(ctx context.Context, e Event)
+
+// Observe calls f.
+func (f ObserverFunc) Observe(ctx context.Context, e Event) { f(ctx, e) }
+
+type nopObserver struct{}
+
+func (nopObserver) Observe(context.Context, Event) {}
+
+// NewSlogObserver returns an Observer that logs each decision to l: applied,
+// duplicate and purged at Debug, retried, in_progress, released and takeover at
+// Info, conflict, failed, uncertain, lease_lost and partial at Warn.
+func NewSlogObserver(l *slog.Logger) Observer {
+	return ObserverFunc(func(ctx context.Context, e Event) {
+		level := slog.LevelDebug
+		switch e.Decision {
+		case DecisionRetried, DecisionInProgress, DecisionReleased, DecisionTakeover:
+			level = slog.LevelInfo
+		case DecisionConflict, DecisionFailed, DecisionUncertain, DecisionLeaseLost, DecisionPartial:
+			level = slog.LevelWarn
+		}
+		if !l.Enabled(ctx, level) {
+			return
+		}
+		attrs := []slog.Attr{slog.String("decision", string(e.Decision))}
+		if e.Consumer != "" {
+			attrs = append(attrs, slog.String("consumer", e.Consumer), slog.String("key", e.Key))
+		}
+		if e.Attempt > 1 || e.Decision == DecisionRetried {
+			attrs = append(attrs, slog.Int("attempt", e.Attempt))
+		}
+		if e.Decision == DecisionPurged {
+			attrs = append(attrs, slog.Int64("count", e.Count))
+		}
+		if e.Duration > 0 {
+			attrs = append(attrs, slog.Duration("duration", e.Duration))
+		}
+		if e.Err != nil {
+			attrs = append(attrs, slog.String("error", e.Err.Error()))
+		}
+		l.LogAttrs(ctx, level, "idem guard", attrs...)
+	})
+}

@@ -1,0 +1,148 @@
+package guard
+
+import (
+	"fmt"
+	"regexp"
+	"time"
+)
+
+// Delivery chooses what happens to an external effect whose lease expired
+// before it completed.
+type Delivery int
+
+const (
+	// AtLeastOnce: an expired lease is taken over by the next claim, which runs
+	// the effect again. Pair it with a provider idempotency key (Lease.Key).
+	AtLeastOnce Delivery = iota
+	// AtMostOnce: an expired lease turns the key uncertain (ErrUncertain); the
+	// effect is never run a second time without an operator.
+	AtMostOnce
+)
+
+// String returns "at-least-once" or "at-most-once".
+func (d Delivery) String() string {
+	if d == AtMostOnce {
+		return "at-most-once"
+	}
+	return "at-least-once"
+}
+
+// OnError chooses what an error from an external apply does to its key.
+type OnError int
+
+const (
+	// Release deletes the claim, so a redelivery runs the effect again. Under
+	// AtMostOnce only errors wrapped with NotPerformed are released; any other
+	// error marks the key uncertain, since the call may have reached the provider.
+	Release OnError = iota
+	// Keep marks the key failed: every redelivery gets ErrFailed.
+	Keep
+)
+
+// String returns "release" or "keep".
+func (o OnError) String() string {
+	if o == Keep {
+		return "keep"
+	}
+	return "release"
+}
+
+// Defaults of the options.
+const (
+	DefaultRetention  = 168 * time.Hour
+	DefaultLease      = 30 * time.Second
+	DefaultTable      = "idem_keys"
+	DefaultMaxRetries = 10
+	// DefaultPurgeBatch is how many rows Purge deletes per statement.
+	DefaultPurgeBatch = 1000
+)
+
+// Config is the resolved set of options of a store or handler. Stores build
+// it with NewConfig; applications pass Options.
+type Config struct {
+	Retention  time.Duration // how long outcomes are kept (WithRetention)
+	Lease      time.Duration // how long a claim blocks duplicates (WithLease)
+	Delivery   Delivery      // WithDelivery
+	OnError    OnError       // WithOnError
+	Observer   Observer      // never nil after NewConfig (WithObserver)
+	Table      string        // dedup table or Redis key prefix (WithTable)
+	MaxRetries int           // transaction retries on serialization failures (WithMaxRetries)
+	PurgeBatch int           // rows per Purge statement (WithPurgeBatch)
+}
+
+// Option changes a Config.
+type Option func(*Config)
+
+// WithRetention sets how long a dedup record is kept; a redelivery after that
+// runs the effect again. Default 168h.
+func WithRetention(d time.Duration) Option { return func(c *Config) { c.Retention = d } }
+
+// WithLease sets how long an external claim blocks duplicates before it may be
+// taken over (or turned uncertain). Default 30s.
+func WithLease(d time.Duration) Option { return func(c *Config) { c.Lease = d } }
+
+// WithDelivery chooses at-least-once (default) or at-most-once for external effects.
+func WithDelivery(d Delivery) Option { return func(c *Config) { c.Delivery = d } }
+
+// WithOnError chooses release (default) or keep for errors of external effects.
+func WithOnError(o OnError) Option { return func(c *Config) { c.OnError = o } }
+
+// WithObserver reports every decision to o (see NewSlogObserver).
+func WithObserver(o Observer) Option { return func(c *Config) { c.Observer = o } }
+
+// WithTable sets the dedup table (SQL) or key prefix (Redis). Default idem_keys.
+func WithTable(name string) Option { return func(c *Config) { c.Table = name } }
+
+// WithMaxRetries sets how often a transaction is retried after a serialization
+// failure, deadlock or busy database. Default 10.
+func WithMaxRetries(n int) Option { return func(c *Config) { c.MaxRetries = n } }
+
+// WithPurgeBatch sets how many rows Purge deletes per statement. Default 1000.
+func WithPurgeBatch(n int) Option { return func(c *Config) { c.PurgeBatch = n } }
+
+var tableName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,62}(\.[A-Za-z_][A-Za-z0-9_]{0,62})?$`)
+
+// NewConfig applies opts to the defaults and validates the result.
+func NewConfig(opts ...Option) (Config, error) {
+	c := Config{
+		Retention:  DefaultRetention,
+		Lease:      DefaultLease,
+		Table:      DefaultTable,
+		MaxRetries: DefaultMaxRetries,
+		PurgeBatch: DefaultPurgeBatch,
+	}
+	for _, o := range opts {
+		if o != nil {
+			o(&c)
+		}
+	}
+	if c.Observer == nil {
+		c.Observer = nopObserver{}
+	}
+	switch {
+	case c.Retention <= 0:
+		return c, fmt.Errorf("guard: retention must be positive, got %s", c.Retention)
+	case c.Lease <= 0:
+		return c, fmt.Errorf("guard: lease must be positive, got %s", c.Lease)
+	case c.Lease > c.Retention:
+		return c, fmt.Errorf("guard: lease %s is longer than retention %s", c.Lease, c.Retention)
+	case c.Delivery != AtLeastOnce && c.Delivery != AtMostOnce:
+		return c, fmt.Errorf("guard: unknown delivery %d", c.Delivery)
+	case c.OnError != Release && c.OnError != Keep:
+		return c, fmt.Errorf("guard: unknown on_error %d", c.OnError)
+	case !tableName.MatchString(c.Table):
+		return c, fmt.Errorf("guard: table %q is not an identifier (letters, digits, _; optionally schema.table)", c.Table)
+	case c.MaxRetries < 0:
+		return c, fmt.Errorf("guard: max retries must not be negative, got %d", c.MaxRetries)
+	case c.PurgeBatch <= 0:
+		return c, fmt.Errorf("guard: purge batch must be positive, got %d", c.PurgeBatch)
+	}
+	return c, nil
+}
+
+// With returns a copy of c with opts applied on top, validated. Handlers use it
+// to layer per-consumer settings over a store's defaults.
+func (c Config) With(opts ...Option) (Config, error) {
+	all := []Option{func(d *Config) { *d = c }}
+	return NewConfig(append(all, opts...)...)
+}

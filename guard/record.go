@@ -1,0 +1,140 @@
+package guard
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Record is a dedup record as operators see it (Store.Inspect).
+type Record struct {
+	Consumer    string
+	Key         string // the encoded key (key_text)
+	State       State
+	Fingerprint []byte
+	Owner       string    // fencing token of the current or last lease
+	LeaseUntil  time.Time // zero when no lease is held
+	Result      []byte    // stored result of a done key, or the reason of a failed one
+	CreatedAt   time.Time
+	ExpiresAt   time.Time
+}
+
+// Action is what a claim does with the record it found, by the state table of
+// DESIGN.md §5. Stores call DecideClaim and carry the action out atomically.
+type Action int
+
+// The actions of DecideClaim.
+const (
+	ActInsert        Action = iota + 1 // no record: create a fresh one
+	ActReclaim                         // the record expired (retention): overwrite it as fresh
+	ActTakeover                        // pending with an expired lease, at-least-once: new owner
+	ActMarkUncertain                   // pending with an expired lease, at-most-once: → uncertain
+	ActDuplicate                       // done, same fingerprint
+	ActConflict                        // done or pending, different fingerprint
+	ActFailed                          // failed
+	ActUncertain                       // uncertain
+	ActInProgress                      // pending with a live lease
+)
+
+// Acquires reports whether the action gives the caller the key.
+func (a Action) Acquires() bool { return a == ActInsert || a == ActReclaim || a == ActTakeover }
+
+// Verdict is the result of DecideClaim.
+type Verdict struct {
+	Action     Action
+	RetryAfter time.Duration // for ActInProgress
+}
+
+// DecideClaim applies the state table to rec, the record found for a key (nil
+// if none), at time now by the store's clock, for a claim presenting
+// fingerprint fp under delivery d. It is shared by every store so that they
+// all decide alike.
+func DecideClaim(rec *Record, now time.Time, fp []byte, d Delivery) Verdict {
+	if rec == nil {
+		return Verdict{Action: ActInsert}
+	}
+	if !now.Before(rec.ExpiresAt) {
+		return Verdict{Action: ActReclaim}
+	}
+	switch rec.State {
+	case StateFailed:
+		return Verdict{Action: ActFailed}
+	case StateUncertain:
+		return Verdict{Action: ActUncertain}
+	}
+	if !sameFingerprint(rec.Fingerprint, fp) {
+		return Verdict{Action: ActConflict}
+	}
+	if rec.State == StateDone {
+		return Verdict{Action: ActDuplicate}
+	}
+	// pending
+	if now.Before(rec.LeaseUntil) {
+		return Verdict{Action: ActInProgress, RetryAfter: rec.LeaseUntil.Sub(now)}
+	}
+	if d == AtMostOnce {
+		return Verdict{Action: ActMarkUncertain}
+	}
+	return Verdict{Action: ActTakeover}
+}
+
+// Refuse turns a verdict that does not acquire the key into the answer of a
+// store, and reports it to the observer: (Duplicate, nil) for a duplicate,
+// otherwise the error of the error table. rec is the record the verdict was
+// made on.
+func (c Config) Refuse(ctx context.Context, consumer, key string, v Verdict, rec *Record) (Outcome, error) {
+	var (
+		d   Decision
+		err error
+	)
+	switch v.Action {
+	case ActDuplicate:
+		c.Observer.Observe(ctx, Event{Decision: DecisionDuplicate, Consumer: consumer, Key: key})
+		return Duplicate, nil
+	case ActConflict:
+		d, err = DecisionConflict, errFor(ErrKeyConflict, consumer, "", nil)
+	case ActFailed:
+		d, err = DecisionFailed, errFor(ErrFailed, consumer, reason(rec), nil)
+	case ActUncertain, ActMarkUncertain:
+		d, err = DecisionUncertain, errFor(ErrUncertain, consumer, reason(rec), nil)
+	case ActInProgress:
+		d, err = DecisionInProgress, &InProgressError{Consumer: consumer, RetryAfter: v.RetryAfter}
+	default:
+		return 0, fmt.Errorf("guard: internal error: refuse called with action %d", v.Action)
+	}
+	c.Observer.Observe(ctx, Event{Decision: d, Consumer: consumer, Key: key, Err: err})
+	return 0, err
+}
+
+func reason(rec *Record) string {
+	if rec == nil || rec.State == StateDone {
+		return ""
+	}
+	return string(rec.Result)
+}
+
+// ValidateClaim checks the consumer and key every store method receives.
+// An empty key is ErrEmptyKey (an invalid message); a bad consumer name is a
+// programming error.
+func ValidateClaim(consumer, key string) error {
+	switch {
+	case consumer == "":
+		return errors.New("guard: empty consumer name")
+	case len(consumer) > 191:
+		return fmt.Errorf("guard: consumer name longer than 191 bytes: %.32q…", consumer)
+	case strings.IndexByte(consumer, 0) >= 0:
+		return fmt.Errorf("guard: consumer name %q contains a NUL byte", consumer)
+	case key == "":
+		return ErrEmptyKey
+	}
+	return nil
+}
+
+// keyText is the key as stored for operators: valid UTF-8 without NUL bytes
+// (PostgreSQL text rejects NUL; MySQL utf8mb4 rejects invalid UTF-8). The hash,
+// not this text, is the identity of the record.
+func keyText(key string) string {
+	return strings.ReplaceAll(strings.ToValidUTF8(key, "\uFFFD"), "\x00", "\uFFFD")
+}
