@@ -139,7 +139,6 @@ type queries struct {
 	extend                      string
 	forget                      string
 	purge                       string
-	savepoint, rollbackTo       string
 	insertIsConflictFree        bool // false: a unique violation means conflict (MySQL)
 }
 
@@ -220,8 +219,6 @@ func newQueries(d Dialect, table string) (*queries, error) {
 		extend:               `UPDATE {{T}} SET lease_until = ` + sd.plus + ` WHERE consumer = ? AND key_hash = ? AND owner = ? AND state = 'pending'`,
 		forget:               `DELETE FROM {{T}} WHERE consumer = ? AND key_hash = ?`,
 		purge:                strings.ReplaceAll(sd.purge, "{{EXPIRED}}", expired),
-		savepoint:            `SAVEPOINT idem_apply`,
-		rollbackTo:           `ROLLBACK TO SAVEPOINT idem_apply`,
 		insertIsConflictFree: sd.onConflict != "",
 	}
 	for _, p := range []*string{&q.insertDone, &q.insertPending, &q.selectLocked, &q.selectPlain, &q.reclaimDone,

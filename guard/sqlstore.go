@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"sync"
 )
 
 // SQLStore is the store for database/sql: PostgreSQL through pgx's stdlib
@@ -23,7 +24,7 @@ func NewSQLStore(db *sql.DB, d Dialect, opts ...Option) (*SQLStore, error) {
 	if db == nil {
 		return nil, errors.New("guard: NewSQLStore: nil *sql.DB")
 	}
-	e, err := NewSQLEngine(dbBackend{db: db, dialect: d}, d, opts...)
+	e, err := NewSQLEngine(&dbBackend{db: db, dialect: d}, d, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -43,12 +44,31 @@ func (s *SQLStore) Do(ctx context.Context, consumer, key string, fp []byte, appl
 	})
 }
 
+// dbBackend runs the engine's statements as prepared statements, prepared
+// once per connection by database/sql: without them go-sql-driver/mysql pays
+// a prepare and a close round trip per statement, and SQLite re-parses each.
 type dbBackend struct {
 	db      *sql.DB
 	dialect Dialect
+	stmts   sync.Map // query → *sql.Stmt
 }
 
-func (b dbBackend) Begin(ctx context.Context) (SQLTx, error) {
+func (b *dbBackend) stmt(ctx context.Context, q string) (*sql.Stmt, error) {
+	if s, ok := b.stmts.Load(q); ok {
+		return s.(*sql.Stmt), nil
+	}
+	s, err := b.db.PrepareContext(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	if prev, loaded := b.stmts.LoadOrStore(q, s); loaded {
+		s.Close()
+		return prev.(*sql.Stmt), nil
+	}
+	return s, nil
+}
+
+func (b *dbBackend) Begin(ctx context.Context) (SQLTx, error) {
 	var opts *sql.TxOptions
 	if b.dialect != SQLite {
 		opts = &sql.TxOptions{Isolation: sql.LevelReadCommitted}
@@ -57,29 +77,53 @@ func (b dbBackend) Begin(ctx context.Context) (SQLTx, error) {
 	if err != nil {
 		return nil, err
 	}
-	return dbTx{tx}, nil
+	return dbTx{tx: tx, b: b}, nil
 }
 
-func (b dbBackend) Exec(ctx context.Context, q string, args ...any) (int64, error) {
-	return execRows(b.db.ExecContext(ctx, q, args...))
+func (b *dbBackend) Exec(ctx context.Context, q string, args ...any) (int64, error) {
+	s, err := b.stmt(ctx, q)
+	if err != nil {
+		return 0, err
+	}
+	return execRows(s.ExecContext(ctx, args...))
 }
 
-func (b dbBackend) QueryRow(ctx context.Context, q string, args ...any) interface{ Scan(...any) error } {
-	return b.db.QueryRowContext(ctx, q, args...)
+func (b *dbBackend) QueryRow(ctx context.Context, q string, args ...any) interface{ Scan(...any) error } {
+	s, err := b.stmt(ctx, q)
+	if err != nil {
+		return errRow{err}
+	}
+	return s.QueryRowContext(ctx, args...)
 }
 
-type dbTx struct{ tx *sql.Tx }
+type dbTx struct {
+	tx *sql.Tx
+	b  *dbBackend
+}
 
 func (t dbTx) Exec(ctx context.Context, q string, args ...any) (int64, error) {
-	return execRows(t.tx.ExecContext(ctx, q, args...))
+	s, err := t.b.stmt(ctx, q)
+	if err != nil {
+		return 0, err
+	}
+	return execRows(t.tx.StmtContext(ctx, s).ExecContext(ctx, args...))
 }
 
 func (t dbTx) QueryRow(ctx context.Context, q string, args ...any) interface{ Scan(...any) error } {
-	return t.tx.QueryRowContext(ctx, q, args...)
+	s, err := t.b.stmt(ctx, q)
+	if err != nil {
+		return errRow{err}
+	}
+	return t.tx.StmtContext(ctx, s).QueryRowContext(ctx, args...)
 }
 
 func (t dbTx) Commit(context.Context) error   { return t.tx.Commit() }
 func (t dbTx) Rollback(context.Context) error { return t.tx.Rollback() }
+
+// errRow is a row whose query could not be prepared.
+type errRow struct{ err error }
+
+func (r errRow) Scan(...any) error { return r.err }
 
 func execRows(r sql.Result, err error) (int64, error) {
 	if err != nil {
