@@ -61,6 +61,23 @@ func NewSQLEngine(b SQLBackend, d Dialect, opts ...Option) (*SQLEngine, error) {
 // Config returns the store's resolved options.
 func (e *SQLEngine) Config() Config { return e.cfg }
 
+// With returns an engine sharing e's database with opts applied on top of e's
+// options. Generated handlers use it to layer a consumer's settings (lease,
+// delivery, retention) over the store's.
+func (e *SQLEngine) With(opts ...Option) (*SQLEngine, error) {
+	cfg, err := e.cfg.With(opts...)
+	if err != nil {
+		return nil, err
+	}
+	q := e.q
+	if cfg.Table != e.cfg.Table {
+		if q, err = newQueries(e.dialect, cfg.Table); err != nil {
+			return nil, err
+		}
+	}
+	return &SQLEngine{b: e.b, dialect: e.dialect, cfg: cfg, q: q}, nil
+}
+
 // Dialect returns the store's dialect.
 func (e *SQLEngine) Dialect() Dialect { return e.dialect }
 

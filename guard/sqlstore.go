@@ -31,6 +31,16 @@ func NewSQLStore(db *sql.DB, d Dialect, opts ...Option) (*SQLStore, error) {
 	return &SQLStore{SQLEngine: e, db: db}, nil
 }
 
+// With returns a store sharing s's database and prepared statements, with
+// opts applied on top of s's options (see SQLEngine.With).
+func (s *SQLStore) With(opts ...Option) (*SQLStore, error) {
+	e, err := s.SQLEngine.With(opts...)
+	if err != nil {
+		return nil, err
+	}
+	return &SQLStore{SQLEngine: e, db: s.db}, nil
+}
+
 // DB returns the store's database.
 func (s *SQLStore) DB() *sql.DB { return s.db }
 

@@ -48,6 +48,16 @@ func New(db DB, opts ...guard.Option) (*Store, error) {
 	return &Store{SQLEngine: e, db: db}, nil
 }
 
+// With returns a store sharing s's pool, with opts applied on top of s's
+// options (see guard.SQLEngine.With).
+func (s *Store) With(opts ...guard.Option) (*Store, error) {
+	e, err := s.SQLEngine.With(opts...)
+	if err != nil {
+		return nil, err
+	}
+	return &Store{SQLEngine: e, db: s.db}, nil
+}
+
 // Do runs a transactional effect: the store begins a READ COMMITTED
 // transaction, claims the key as its first statement, runs apply with the
 // transaction, and commits both or neither (see guard.SQLEngine.Do). Serialization
