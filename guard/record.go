@@ -21,6 +21,16 @@ type Record struct {
 	ExpiresAt   time.Time
 }
 
+// Expired reports whether the record is past its retention at time now (by
+// the store's clock) and so behaves as absent. A pending record whose lease is
+// still live never expires: its effect may be running.
+func (r *Record) Expired(now time.Time) bool {
+	if r.State == StatePending && now.Before(r.LeaseUntil) {
+		return false
+	}
+	return !now.Before(r.ExpiresAt)
+}
+
 // Action is what a claim does with the record it found, by the state table of
 // DESIGN.md §5. Stores call DecideClaim and carry the action out atomically.
 type Action int
@@ -55,7 +65,7 @@ func DecideClaim(rec *Record, now time.Time, fp []byte, d Delivery) Verdict {
 	if rec == nil {
 		return Verdict{Action: ActInsert}
 	}
-	if !now.Before(rec.ExpiresAt) {
+	if rec.Expired(now) {
 		return Verdict{Action: ActReclaim}
 	}
 	switch rec.State {

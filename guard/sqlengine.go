@@ -476,7 +476,7 @@ func (e *SQLEngine) Inspect(ctx context.Context, consumer, key string) (*Record,
 	}
 	h := KeyHash(key)
 	r, err := e.read(ctx, e.b, e.q.selectPlain, consumer, h[:])
-	if err != nil || r == nil || !r.now.Before(r.ExpiresAt) {
+	if err != nil || r == nil || r.Expired(r.now) {
 		return nil, err
 	}
 	return &r.Record, nil
