@@ -170,3 +170,34 @@ func ProviderKey(consumer, key string) string {
 	h.Write([]byte(key))
 	return hex.EncodeToString(h.Sum(nil))
 }
+
+// CanonicalUUID returns the UUID s in its canonical form (8-4-4-4-12
+// lowercase hex), or an error when s is not a UUID or is the zero UUID, which
+// no producer means as a business key. Generated decoders call it for uuid
+// fields.
+func CanonicalUUID(s string) (string, error) {
+	if len(s) != 36 {
+		return "", fmt.Errorf("%q is not a UUID", s)
+	}
+	b := []byte(strings.ToLower(s))
+	zero := true
+	for i, c := range b {
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return "", fmt.Errorf("%q is not a UUID", s)
+			}
+			continue
+		}
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return "", fmt.Errorf("%q is not a UUID", s)
+		}
+		if c != '0' {
+			zero = false
+		}
+	}
+	if zero {
+		return "", fmt.Errorf("the zero UUID is not a valid key")
+	}
+	return string(b), nil
+}
