@@ -24,6 +24,11 @@ type Harness struct {
 	// connection and refuses new ones): the server "stops" mid-call. Nil for
 	// embedded backends (SQLite).
 	NewCuttable func(t testing.TB, opts ...guard.Option) (b Backend, cut func())
+	// TTLPurge says the backend expires records by itself (Redis keys live
+	// for the retention): Purge has nothing left to delete and may return 0,
+	// so the suites check that expired records are gone (Inspect gives nil)
+	// instead of counting what Purge deleted.
+	TTLPurge bool
 }
 
 // Backend is one store with a counter effect that can share its transaction.
