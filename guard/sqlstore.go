@@ -61,6 +61,9 @@ type dbBackend struct {
 	db      *sql.DB
 	dialect Dialect
 	stmts   sync.Map // query → *sql.Stmt
+	// unprepared holds queries a transaction had to prepare for itself; the
+	// next Begin, which holds no connection yet, prepares them on the pool.
+	unprepared sync.Map // query → struct{}
 }
 
 func (b *dbBackend) stmt(ctx context.Context, q string) (*sql.Stmt, error) {
@@ -79,6 +82,11 @@ func (b *dbBackend) stmt(ctx context.Context, q string) (*sql.Stmt, error) {
 }
 
 func (b *dbBackend) Begin(ctx context.Context) (SQLTx, error) {
+	b.unprepared.Range(func(q, _ any) bool {
+		b.unprepared.Delete(q)
+		b.stmt(ctx, q.(string)) // on failure the next transaction notes it again
+		return true
+	})
 	var opts *sql.TxOptions
 	if b.dialect != SQLite {
 		opts = &sql.TxOptions{Isolation: sql.LevelReadCommitted}
@@ -111,20 +119,34 @@ type dbTx struct {
 	b  *dbBackend
 }
 
+// stmt returns q prepared on the transaction's connection. It must not
+// prepare on the pool: that needs a second connection while the transaction
+// holds one, and when every connection is held by such a transaction (a pool
+// of one, or a burst of first claims) none is ever freed. A query not
+// prepared on the pool yet is prepared for this transaction alone and noted
+// for the next Begin.
+func (t dbTx) stmt(ctx context.Context, q string) (*sql.Stmt, error) {
+	if s, ok := t.b.stmts.Load(q); ok {
+		return t.tx.StmtContext(ctx, s.(*sql.Stmt)), nil
+	}
+	t.b.unprepared.Store(q, struct{}{})
+	return t.tx.PrepareContext(ctx, q)
+}
+
 func (t dbTx) Exec(ctx context.Context, q string, args ...any) (int64, error) {
-	s, err := t.b.stmt(ctx, q)
+	s, err := t.stmt(ctx, q)
 	if err != nil {
 		return 0, err
 	}
-	return execRows(t.tx.StmtContext(ctx, s).ExecContext(ctx, args...))
+	return execRows(s.ExecContext(ctx, args...))
 }
 
 func (t dbTx) QueryRow(ctx context.Context, q string, args ...any) interface{ Scan(...any) error } {
-	s, err := t.b.stmt(ctx, q)
+	s, err := t.stmt(ctx, q)
 	if err != nil {
 		return errRow{err}
 	}
-	return t.tx.StmtContext(ctx, s).QueryRowContext(ctx, args...)
+	return s.QueryRowContext(ctx, args...)
 }
 
 func (t dbTx) Commit(context.Context) error   { return t.tx.Commit() }
