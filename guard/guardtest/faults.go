@@ -88,9 +88,10 @@ func RunFaults(t *testing.T, h Harness) {
 		n = faultMessagesShort
 	}
 	t.Logf("%s: seed %d (%s=%d replays the messages, their order and the crash draws), %d messages", h.Name, seed, FaultSeedEnv, seed, n)
-	t.Run("transactional", func(t *testing.T) { runTransactionalFaults(t, h, seed, n) })
-	t.Run("external/at-least-once", func(t *testing.T) { runExternalFaults(t, h, seed, n, guard.AtLeastOnce) })
-	t.Run("external/at-most-once", func(t *testing.T) { runExternalFaults(t, h, seed, n, guard.AtMostOnce) })
+	// The three runs use three stores and run side by side.
+	t.Run("transactional", func(t *testing.T) { t.Parallel(); runTransactionalFaults(t, h, seed, n) })
+	t.Run("external/at-least-once", func(t *testing.T) { t.Parallel(); runExternalFaults(t, h, seed, n, guard.AtLeastOnce) })
+	t.Run("external/at-most-once", func(t *testing.T) { t.Parallel(); runExternalFaults(t, h, seed, n, guard.AtMostOnce) })
 }
 
 // faultMsg is one message of a run.
