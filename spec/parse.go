@@ -1,0 +1,651 @@
+package spec
+
+import (
+	"fmt"
+	"go/token"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+	"unicode"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Load reads the spec file at path, validates it (Parse) and resolves any
+// message.type (Resolve). Problems in the spec are returned as an
+// ErrorList; a file that cannot be read gives the os error.
+func Load(path string) (*Spec, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	s, err := Parse(path, data)
+	if err != nil {
+		return nil, err
+	}
+	if err := Resolve(s); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Parse validates the spec in data and returns it with defaults applied.
+// name is the spec's path: positions in errors use it as given, Spec.File
+// and Spec.Dir come from it, and output and migrations.dir are checked
+// against the module that encloses its folder (the nearest go.mod above it;
+// without one, against the folder itself) — the only file-system access.
+//
+// Parse reads version first: a spec without it, or of another version, gets
+// that single error. Otherwise every problem is reported, each at its own
+// node, as an ErrorList sorted by position. Parse does not load Go packages:
+// a message.type is checked for its form only, and Resolve (which Load
+// calls) does the rest.
+func Parse(name string, data []byte) (*Spec, error) {
+	p := &parser{file: name}
+	s := p.parse(data)
+	if len(p.errs) > 0 {
+		return nil, p.errs.sorted()
+	}
+	return s, nil
+}
+
+var (
+	topFields       = []string{"version", "package", "output", "sql_package", "dialect", "table", "migrations", "retention", "consumers"}
+	migrationFields = []string{"dir", "format", "version"}
+	consumerFields  = []string{"name", "topic", "message", "key", "fingerprint", "effect", "store", "lease", "delivery", "on_error", "retention", "hash_tag"}
+	messageFields   = []string{"fields", "type"}
+
+	effects     = []string{EffectSQL, EffectRedis, EffectExternal}
+	stores      = []string{StoreSQL, StoreRedis}
+	deliveries  = []string{DeliveryAtLeastOnce, DeliveryAtMostOnce}
+	onErrors    = []string{OnErrorRelease, OnErrorKeep}
+	sqlPackages = []string{SQLPackageDatabaseSQL, SQLPackagePgx}
+	dialects    = []string{DialectPostgres, DialectMySQL, DialectSQLite}
+	formats     = []string{FormatGolangMigrate, FormatGoose, FormatPlain}
+	fieldTypes  = []string{TypeString, TypeInt, TypeInt32, TypeInt64, TypeUint32, TypeUint64, TypeBool, TypeFloat64, TypeTime, TypeBytes, TypeUUID}
+
+	packageName  = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+	tableName    = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,62}$`)
+	consumerName = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
+	fieldName    = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+	driveLetter  = regexp.MustCompile(`^[A-Za-z]:`)
+)
+
+// maxConsumerName is the longest consumer name: it is stored in the dedup
+// table's consumer column (VARBINARY(191) on MySQL).
+const maxConsumerName = 191
+
+// reservedFieldNames are the methods the generator defines on message
+// structs; a field with one of these Go names would not compile.
+var reservedFieldNames = []string{"IdempotencyKey", "Fingerprint", "UnmarshalJSON", "MarshalJSON", "Validate"}
+
+// isKeyable reports whether a field type may be part of a key.
+func isKeyable(typ string) bool { return typ != TypeFloat64 && typ != TypeBytes }
+
+// consumerInfo keeps the nodes of a consumer needed by checks across
+// settings and consumers.
+type consumerInfo struct {
+	name      *yaml.Node // value of name, nil when missing or invalid
+	lease     *yaml.Node // value of lease, nil when defaulted
+	retention *yaml.Node // value of retention, nil when not set
+}
+
+func (p *parser) parse(data []byte) *Spec {
+	root := p.document(data)
+	if root == nil || !p.version(root) {
+		return nil
+	}
+	s := &Spec{
+		Version:    Version,
+		Output:     DefaultOutput,
+		SQLPackage: DefaultSQLPackage,
+		Table:      DefaultTable,
+		Migrations: Migrations{Dir: DefaultMigrationsDir, Format: DefaultMigrationsFormat, Version: DefaultMigrationsVersion},
+		Retention:  DefaultRetention,
+		File:       p.file,
+		Dir:        filepath.Dir(p.file),
+	}
+	m, _ := p.mapping(root, "", topFields)
+
+	if e, ok := m.get("package"); ok {
+		if v, ok := p.str(e.val, "package"); ok {
+			s.Package = v
+			switch {
+			case token.IsKeyword(v):
+				p.errorf(deref(e.val), "package", "%q is a Go keyword", v)
+			case !packageName.MatchString(v):
+				p.errorf(deref(e.val), "package", "%q is not a valid package name (lowercase letters, digits and _, starting with a letter)", v)
+			}
+		}
+	} else {
+		p.missing(m, "package")
+	}
+	if e, ok := m.get("output"); ok {
+		if v, ok := p.str(e.val, "output"); ok {
+			s.Output = v
+			p.checkDir(deref(e.val), "output", v)
+		}
+	}
+	sqlPackageNode := (*yaml.Node)(nil)
+	if e, ok := m.get("sql_package"); ok {
+		if v, ok := p.oneOf(e.val, "sql_package", "sql_package", sqlPackages...); ok {
+			s.SQLPackage = v
+			sqlPackageNode = deref(e.val)
+		}
+	}
+	dialectNode := (*yaml.Node)(nil)
+	dialectSet := false
+	if e, ok := m.get("dialect"); ok {
+		dialectSet = true
+		if v, ok := p.oneOf(e.val, "dialect", "dialect", dialects...); ok {
+			s.Dialect = v
+			dialectNode = deref(e.val)
+		}
+	}
+	if e, ok := m.get("table"); ok {
+		if v, ok := p.str(e.val, "table"); ok {
+			s.Table = v
+			if !tableName.MatchString(v) {
+				p.errorf(deref(e.val), "table", "%q is not a SQL identifier (letters, digits and _, not starting with a digit, at most 63 characters)", v)
+			}
+		}
+	}
+	if e, ok := m.get("migrations"); ok {
+		p.migrations(e.val, &s.Migrations)
+	}
+	retentionNode := (*yaml.Node)(nil)
+	if e, ok := m.get("retention"); ok {
+		if d, ok := p.duration(e.val, "retention"); ok {
+			s.Retention = d
+			retentionNode = deref(e.val)
+		}
+	}
+
+	var infos []consumerInfo
+	if e, ok := m.get("consumers"); ok {
+		if items, ok := p.sequence(e.val, "consumers"); ok {
+			if len(items) == 0 {
+				p.errorf(deref(e.val), "consumers", "list at least one consumer")
+			}
+			for i, n := range items {
+				c, info := p.consumer(n, fmt.Sprintf("consumers[%d]", i))
+				s.Consumers = append(s.Consumers, c)
+				infos = append(infos, info)
+			}
+		}
+	} else {
+		p.missing(m, "consumers")
+	}
+
+	p.checkNames(s, infos)
+
+	// dialect: required by consumers whose records live in SQL, and by pgx.
+	if !dialectSet {
+		if s.SQLPackage == SQLPackagePgx && sqlPackageNode != nil {
+			p.errorf(m.node, "", "missing required field \"dialect\" (sql_package pgx/v5 needs dialect: postgres)")
+		} else {
+			for i, c := range s.Consumers {
+				why := ""
+				switch {
+				case c.Effect == EffectSQL:
+					why = "effect sql"
+				case c.Effect == EffectExternal && c.Store == StoreSQL:
+					why = "effect external with store sql"
+				default:
+					continue
+				}
+				p.errorf(m.node, "", "missing required field \"dialect\" (consumers[%d] %q has %s)", i, c.Name, why)
+				break
+			}
+		}
+	} else if s.SQLPackage == SQLPackagePgx && dialectNode != nil && s.Dialect != DialectPostgres {
+		p.errorf(dialectNode, "dialect", "sql_package pgx/v5 works only with dialect postgres")
+	}
+
+	// lease < retention, for external consumers.
+	for i, c := range s.Consumers {
+		if c.Effect != EffectExternal || c.Lease == 0 {
+			continue
+		}
+		info := infos[i]
+		path := fmt.Sprintf("consumers[%d]", i)
+		retention, rnode, rpath := c.Retention, info.retention, path+".retention"
+		if retention == 0 {
+			retention, rnode, rpath = s.Retention, retentionNode, "retention"
+		}
+		if c.Lease < retention {
+			continue
+		}
+		switch {
+		case info.lease != nil:
+			p.errorf(info.lease, path+".lease", "lease %s must be shorter than the retention (%s)", fmtDuration(c.Lease), fmtDuration(retention))
+		case rnode != nil && rpath == "retention":
+			p.errorf(rnode, rpath, "retention %s must be longer than the lease of consumers[%d] (%s, the default)", fmtDuration(retention), i, fmtDuration(c.Lease))
+		case rnode != nil:
+			p.errorf(rnode, rpath, "retention %s must be longer than the lease (%s, the default)", fmtDuration(retention), fmtDuration(c.Lease))
+		}
+	}
+	return s
+}
+
+// fmtDuration prints a duration without the "0m0s" tails of
+// time.Duration.String ("168h", "1h30m", "30s").
+func fmtDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = s[:len(s)-2]
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = s[:len(s)-2]
+	}
+	return s
+}
+
+// version checks the version field first: without a supported version the
+// rest of the spec cannot be read.
+func (p *parser) version(root *yaml.Node) bool {
+	if root.Kind != yaml.MappingNode {
+		p.expected(root, "", "a mapping")
+		return false
+	}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k := deref(root.Content[i])
+		if k.Kind != yaml.ScalarNode || k.Value != "version" || k.ShortTag() == "!!merge" {
+			continue
+		}
+		v, ok := p.integer(root.Content[i+1], "version")
+		if !ok {
+			return false
+		}
+		if v != Version {
+			p.errorf(deref(root.Content[i+1]), "version", "unsupported version %d (this idem reads version %d)", v, Version)
+			return false
+		}
+		return true
+	}
+	p.errorf(root, "", "missing required field \"version\" (add version: %d)", Version)
+	return false
+}
+
+func (p *parser) migrations(n *yaml.Node, mig *Migrations) {
+	m, ok := p.mapping(n, "migrations", migrationFields)
+	if !ok {
+		return
+	}
+	if e, ok := m.get("dir"); ok {
+		if v, ok := p.str(e.val, "migrations.dir"); ok {
+			mig.Dir = v
+			p.checkDir(deref(e.val), "migrations.dir", v)
+		}
+	}
+	if e, ok := m.get("format"); ok {
+		if v, ok := p.oneOf(e.val, "migrations.format", "migrations format", formats...); ok {
+			mig.Format = v
+		}
+	}
+	if e, ok := m.get("version"); ok {
+		if v, ok := p.integer(e.val, "migrations.version"); ok {
+			mig.Version = v
+			if v < 1 {
+				p.errorf(deref(e.val), "migrations.version", "must be at least 1, got %d", v)
+			}
+		}
+	}
+}
+
+// checkDir reports a folder setting that is absolute or leaves the module.
+func (p *parser) checkDir(n *yaml.Node, where, dir string) {
+	if dir == "" {
+		p.errorf(n, where, "must not be empty (use \".\" for the spec's folder)")
+		return
+	}
+	if filepath.IsAbs(dir) || path.IsAbs(dir) || filepath.VolumeName(dir) != "" || driveLetter.MatchString(dir) {
+		p.errorf(n, where, "%q must be relative to the spec's folder", dir)
+		return
+	}
+	if strings.Contains(dir, `\`) {
+		p.errorf(n, where, "%q: use / as the path separator", dir)
+		return
+	}
+	root, specDir, inModule, err := p.boundary()
+	if err != nil {
+		p.errorf(n, where, "cannot check %q: %v", dir, err)
+		return
+	}
+	target := filepath.Join(specDir, filepath.FromSlash(dir))
+	rel, err := filepath.Rel(root, target)
+	if err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return
+	}
+	if !inModule {
+		p.errorf(n, where, "%q is outside the spec's folder (there is no go.mod above it)", dir)
+		return
+	}
+	up, _ := filepath.Rel(specDir, root)
+	p.errorf(n, where, "%q is outside the module (its go.mod is in %s)", dir, filepath.ToSlash(up))
+}
+
+// boundary returns the folder generated files must stay in: the root of the
+// module enclosing the spec, or the spec's folder when there is no go.mod.
+func (p *parser) boundary() (root, specDir string, inModule bool, err error) {
+	if p.specDirAbs == "" && p.boundaryErr == nil {
+		p.specDirAbs, p.boundaryErr = filepath.Abs(filepath.Dir(p.file))
+		if p.boundaryErr == nil {
+			p.boundaryDir, p.inModule = moduleRoot(p.specDirAbs)
+		}
+	}
+	return p.boundaryDir, p.specDirAbs, p.inModule, p.boundaryErr
+}
+
+// moduleRoot returns the nearest folder at or above dir holding a go.mod.
+func moduleRoot(dir string) (string, bool) {
+	for d := dir; ; {
+		if fi, err := os.Stat(filepath.Join(d, "go.mod")); err == nil && fi.Mode().IsRegular() {
+			return d, true
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return dir, false
+		}
+		d = parent
+	}
+}
+
+func (p *parser) consumer(n *yaml.Node, path string) (Consumer, consumerInfo) {
+	var c Consumer
+	var info consumerInfo
+	m, ok := p.mapping(n, path, consumerFields)
+	if !ok {
+		return c, info
+	}
+	c.Pos = p.pos(m.node)
+
+	if e, ok := m.get("name"); ok {
+		if v, ok := p.str(e.val, join(path, "name")); ok {
+			c.Name = v
+			switch {
+			case !consumerName.MatchString(v):
+				p.errorf(deref(e.val), join(path, "name"), "%q is not snake_case (lowercase letters and digits, words separated by one _, starting with a letter)", v)
+			case len(v) > maxConsumerName:
+				p.errorf(deref(e.val), join(path, "name"), "name is longer than %d characters", maxConsumerName)
+			default:
+				info.name = deref(e.val)
+			}
+		}
+	} else {
+		p.missing(m, "name")
+	}
+	if e, ok := m.get("topic"); ok {
+		if v, ok := p.str(e.val, join(path, "topic")); ok {
+			c.Topic = v
+		}
+	}
+	declared := false // message fields are declared and valid enough to check names against
+	if e, ok := m.get("message"); ok {
+		c.Message, declared = p.message(e.val, join(path, "message"))
+	} else {
+		p.missing(m, "message")
+	}
+
+	// The type of a declared field, "" when not declared.
+	typeOf := func(name string) (string, bool) {
+		f, ok := c.Message.Field(name)
+		return f.Type, ok
+	}
+
+	if e, ok := m.get("key"); ok {
+		names, nodes, ok := p.names(e.val, join(path, "key"), "key")
+		if ok && len(names) == 0 {
+			p.errorf(deref(e.val), join(path, "key"), "list at least one field")
+		}
+		c.Key = names
+		if declared {
+			for j, name := range names {
+				typ, ok := typeOf(name)
+				switch {
+				case !ok:
+					p.errorf(nodes[j], fmt.Sprintf("%s.key[%d]", path, j), "field %q is not declared in message", name)
+				case !isKeyable(typ):
+					p.errorf(nodes[j], fmt.Sprintf("%s.key[%d]", path, j), "field %q has type %s, which cannot be part of a key", name, typ)
+				}
+			}
+		}
+	} else {
+		p.missing(m, "key")
+	}
+	fingerprintSet := false
+	if e, ok := m.get("fingerprint"); ok {
+		fingerprintSet = true
+		names, nodes, _ := p.names(e.val, join(path, "fingerprint"), "fingerprint")
+		c.Fingerprint = names
+		if c.Fingerprint == nil {
+			c.Fingerprint = []string{}
+		}
+		if declared {
+			for j, name := range names {
+				if _, ok := typeOf(name); !ok {
+					p.errorf(nodes[j], fmt.Sprintf("%s.fingerprint[%d]", path, j), "field %q is not declared in message", name)
+				}
+			}
+		}
+	}
+	if !fingerprintSet && c.Message.Type == "" {
+		for _, f := range c.Message.Fields {
+			c.Fingerprint = append(c.Fingerprint, f.Name)
+		}
+	}
+
+	effectKnown := false
+	if e, ok := m.get("effect"); ok {
+		c.Effect, effectKnown = p.oneOf(e.val, join(path, "effect"), "effect", effects...)
+	} else {
+		p.missing(m, "effect")
+	}
+	if c.Effect == EffectExternal {
+		c.Store, c.Lease, c.Delivery, c.OnError = DefaultStore, DefaultLease, DefaultDelivery, DefaultOnError
+	}
+	// externalOnly reports a setting of external effects on another kind.
+	externalOnly := func(e entry, name string) bool {
+		if effectKnown && c.Effect != EffectExternal {
+			p.errorf(e.key, join(path, name), "%s applies only to effect: external", name)
+			return false
+		}
+		return true
+	}
+	if e, ok := m.get("store"); ok && externalOnly(e, "store") {
+		if v, ok := p.oneOf(e.val, join(path, "store"), "store", stores...); ok {
+			c.Store = v
+		}
+	}
+	if e, ok := m.get("lease"); ok && externalOnly(e, "lease") {
+		if d, ok := p.duration(e.val, join(path, "lease")); ok {
+			c.Lease = d
+			info.lease = deref(e.val)
+		}
+	}
+	if e, ok := m.get("delivery"); ok && externalOnly(e, "delivery") {
+		if v, ok := p.oneOf(e.val, join(path, "delivery"), "delivery", deliveries...); ok {
+			c.Delivery = v
+		}
+	}
+	if e, ok := m.get("on_error"); ok && externalOnly(e, "on_error") {
+		if v, ok := p.oneOf(e.val, join(path, "on_error"), "on_error", onErrors...); ok {
+			c.OnError = v
+		}
+	}
+	if e, ok := m.get("retention"); ok {
+		if d, ok := p.duration(e.val, join(path, "retention")); ok {
+			c.Retention = d
+			info.retention = deref(e.val)
+		}
+	}
+	if e, ok := m.get("hash_tag"); ok {
+		if effectKnown && c.Effect != EffectRedis {
+			p.errorf(e.key, join(path, "hash_tag"), "hash_tag applies only to effect: redis")
+		} else if v, ok := p.str(e.val, join(path, "hash_tag")); ok {
+			c.HashTag = v
+			if declared {
+				typ, ok := typeOf(v)
+				switch {
+				case !ok:
+					p.errorf(deref(e.val), join(path, "hash_tag"), "field %q is not declared in message", v)
+				case !isKeyable(typ):
+					p.errorf(deref(e.val), join(path, "hash_tag"), "field %q has type %s, which cannot be a hash tag", v, typ)
+				}
+			}
+		}
+	}
+	return c, info
+}
+
+// names reads a sequence of field names (key, fingerprint) and reports
+// repeats; what names the list in messages.
+func (p *parser) names(n *yaml.Node, path, what string) ([]string, []*yaml.Node, bool) {
+	items, ok := p.sequence(n, path)
+	if !ok {
+		return nil, nil, false
+	}
+	var names []string
+	var nodes []*yaml.Node
+	for j, item := range items {
+		itemPath := fmt.Sprintf("%s[%d]", path, j)
+		v, ok := p.str(item, itemPath)
+		if !ok {
+			continue
+		}
+		if slices.Contains(names, v) {
+			p.errorf(deref(item), itemPath, "field %q is repeated in the %s", v, what)
+			continue
+		}
+		names = append(names, v)
+		nodes = append(nodes, deref(item))
+	}
+	return names, nodes, true
+}
+
+// message reads message.fields or message.type. declared reports whether
+// the message declares fields that key, fingerprint and hash_tag can be
+// checked against.
+func (p *parser) message(n *yaml.Node, path string) (msg Message, declared bool) {
+	m, ok := p.mapping(n, path, messageFields)
+	if !ok {
+		return msg, false
+	}
+	fe, hasFields := m.get("fields")
+	te, hasType := m.get("type")
+	switch {
+	case hasFields && hasType:
+		p.errorf(te.key, join(path, "type"), "give either fields or type, not both")
+	case !hasFields && !hasType:
+		p.errorf(m.node, path, "missing required field \"fields\" or \"type\"")
+	}
+	if hasType {
+		msg.Pos = p.pos(deref(te.val))
+		if v, ok := p.str(te.val, join(path, "type")); ok {
+			msg.Type = v
+			if _, _, err := splitType(v); err != nil {
+				p.errorf(deref(te.val), join(path, "type"), "%v", err)
+			}
+		}
+	}
+	if !hasFields {
+		return msg, false
+	}
+	if hasType {
+		msg.Type = ""
+	}
+	msg.Pos = p.pos(deref(fe.val))
+	fields, ok := p.mapping(fe.val, join(path, "fields"), nil)
+	if !ok {
+		return msg, false
+	}
+	if len(fields.order) == 0 {
+		p.errorf(fields.node, join(path, "fields"), "declare at least one field")
+	}
+	goNames := map[string]string{}
+	for _, name := range fields.order {
+		e := fields.entries[name]
+		fpath := join(join(path, "fields"), name)
+		f := Field{Name: name, GoName: GoName(name), Pos: p.pos(e.key)}
+		if t, ok := p.oneOf(e.val, fpath, "field type", fieldTypes...); ok {
+			f.Type = t
+		}
+		switch {
+		case !fieldName.MatchString(name):
+			p.errorf(e.key, fpath, "%q is not a valid field name (lowercase letters, digits and _, starting with a letter)", name)
+		case slices.Contains(reservedFieldNames, f.GoName):
+			p.errorf(e.key, fpath, "the Go name %s is taken by a generated method; rename the field", f.GoName)
+		case goNames[f.GoName] != "":
+			p.errorf(e.key, fpath, "field %q and field %q both become the Go name %s", goNames[f.GoName], name, f.GoName)
+		default:
+			goNames[f.GoName] = name
+		}
+		msg.Fields = append(msg.Fields, f)
+	}
+	return msg, true
+}
+
+// splitType splits "import/path.TypeName".
+func splitType(qualified string) (pkgPath, name string, err error) {
+	dot := strings.LastIndex(qualified, ".")
+	if dot <= 0 || dot < strings.LastIndex(qualified, "/") || strings.ContainsFunc(qualified, unicode.IsSpace) ||
+		strings.HasPrefix(qualified, ".") || strings.HasPrefix(qualified, "/") {
+		return "", "", fmt.Errorf("%q is not a qualified Go type (want import/path.TypeName)", qualified)
+	}
+	pkgPath, name = qualified[:dot], qualified[dot+1:]
+	switch {
+	case !token.IsIdentifier(name):
+		return "", "", fmt.Errorf("%q is not a qualified Go type (want import/path.TypeName)", qualified)
+	case !token.IsExported(name):
+		return "", "", fmt.Errorf("type %s is not exported", name)
+	}
+	return pkgPath, name, nil
+}
+
+// checkNames reports consumer names that repeat, and consumers whose
+// generated Go names collide: <Name>, <Name>Handler, <Name>Func and
+// New<Name>Handler for each.
+func (p *parser) checkNames(s *Spec, infos []consumerInfo) {
+	type owner struct {
+		consumer int
+		role     string
+	}
+	first := map[string]int{}
+	taken := map[string]owner{}
+	for i, c := range s.Consumers {
+		node := infos[i].name
+		if node == nil {
+			continue
+		}
+		path := fmt.Sprintf("consumers[%d].name", i)
+		if j, dup := first[c.Name]; dup {
+			p.errorf(node, path, "duplicate consumer name %q (first at consumers[%d], line %d)", c.Name, j, s.Consumers[j].Pos.Line)
+			continue
+		}
+		first[c.Name] = i
+		t := GoName(c.Name)
+		idents := []struct{ name, role string }{
+			{t, "message type"},
+			{t + "Handler", "handler type"},
+			{t + "Func", "apply func type"},
+			{"New" + t + "Handler", "handler constructor"},
+		}
+		collided := false
+		for _, id := range idents {
+			if o, ok := taken[id.name]; ok && !collided {
+				p.errorf(node, path, "Go name %s (its %s) collides with the %s of consumers[%d] %q", id.name, id.role, o.role, o.consumer, s.Consumers[o.consumer].Name)
+				collided = true
+			}
+		}
+		if collided {
+			continue
+		}
+		for _, id := range idents {
+			taken[id.name] = owner{i, id.role}
+		}
+	}
+}
