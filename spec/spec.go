@@ -129,8 +129,8 @@ type Migrations struct {
 
 // Consumer is one guarded handler.
 type Consumer struct {
-	Name  string  // snake_case, unique in the spec; the dedup namespace
-	Topic string  // optional; documentation and example wiring
+	Name    string  // snake_case, unique in the spec; the dedup namespace
+	Topic   string  // optional; documentation and example wiring
 	Message Message // the message the handler decodes
 
 	// Key lists the JSON names of the business-key fields, in key order.

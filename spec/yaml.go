@@ -122,7 +122,7 @@ func describe(n *yaml.Node) string {
 // entry is one key: value pair of a mapping.
 type entry struct {
 	key, val *yaml.Node
-	merged   bool // came in through a merge key (<<)
+	from     *yaml.Node // the mapping that holds the pair (differs from the read mapping when merged)
 }
 
 // mapping is a YAML mapping read by parser.mapping.
@@ -156,11 +156,11 @@ func (p *parser) mapping(n *yaml.Node, path string, known []string) (mapping, bo
 		return mapping{}, false
 	}
 	m := mapping{node: n, path: path, entries: map[string]entry{}}
-	p.collect(&m, n, known, false, map[*yaml.Node]bool{n: true})
+	p.collect(&m, n, known, map[*yaml.Node]bool{n: true})
 	return m, true
 }
 
-func (p *parser) collect(m *mapping, n *yaml.Node, known []string, merged bool, seen map[*yaml.Node]bool) {
+func (p *parser) collect(m *mapping, n *yaml.Node, known []string, seen map[*yaml.Node]bool) {
 	var merges []*yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := deref(n.Content[i]), n.Content[i+1]
@@ -182,12 +182,14 @@ func (p *parser) collect(m *mapping, n *yaml.Node, known []string, merged bool, 
 			continue
 		}
 		if prev, dup := m.entries[name]; dup {
-			if !merged && !prev.merged {
+			// A key repeated in one mapping is an error; one that comes in
+			// again through a merge is overridden.
+			if prev.from == n {
 				p.errorf(k, join(m.path, name), "duplicate field (first at line %d)", prev.key.Line)
 			}
 			continue
 		}
-		m.entries[name] = entry{key: k, val: v, merged: merged}
+		m.entries[name] = entry{key: k, val: v, from: n}
 		m.order = append(m.order, name)
 	}
 	for _, v := range merges {
@@ -210,7 +212,7 @@ func (p *parser) collect(m *mapping, n *yaml.Node, known []string, merged bool, 
 				continue
 			}
 			seen[s] = true
-			p.collect(m, s, known, true, seen)
+			p.collect(m, s, known, seen)
 		}
 		if len(sources) == 0 {
 			p.errorf(v, m.path, "a merge key (<<) takes a mapping or a sequence of mappings, got %s", describe(v))
