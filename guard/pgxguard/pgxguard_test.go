@@ -1,0 +1,161 @@
+package pgxguard_test
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/idemkit/idem/guard"
+	"github.com/idemkit/idem/guard/guardtest"
+	"github.com/idemkit/idem/guard/pgxguard"
+)
+
+func TestConformance(t *testing.T) { guardtest.Run(t, harness()) }
+
+func TestFaults(t *testing.T) { guardtest.RunFaults(t, harness()) }
+
+func harness() guardtest.Harness {
+	return guardtest.Harness{
+		Name: "pgx",
+		New: func(t testing.TB, opts ...guard.Option) guardtest.Backend {
+			pool, admin := openPools(t)
+			return newBackend(t, pool, admin, opts)
+		},
+		NewCuttable: func(t testing.TB, opts ...guard.Option) (guardtest.Backend, func()) {
+			pool, admin, cut := openCuttable(t)
+			return newBackend(t, pool, admin, opts), cut
+		},
+	}
+}
+
+func openPools(t testing.TB) (pool, admin *pgxpool.Pool) {
+	t.Helper()
+	cfg := poolConfig(t)
+	admin = newPool(t, cfg)
+	return admin, admin
+}
+
+func openCuttable(t testing.TB) (pool, admin *pgxpool.Pool, cut func()) {
+	t.Helper()
+	cfg := poolConfig(t)
+	admin = newPool(t, cfg)
+	cc := cfg.ConnConfig
+	addr, cut := guardtest.NewProxy(t, net.JoinHostPort(cc.Host, strconv.Itoa(int(cc.Port))))
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := strconv.ParseUint(port, 10, 16)
+	pcfg := cfg.Copy()
+	pcfg.ConnConfig.Host, pcfg.ConnConfig.Port, pcfg.ConnConfig.Fallbacks = host, uint16(p), nil
+	return newPool(t, pcfg), admin, cut
+}
+
+func poolConfig(t testing.TB) *pgxpool.Config {
+	t.Helper()
+	cfg, err := pgxpool.ParseConfig(guardtest.Env(t, "IDEM_TEST_POSTGRES"))
+	if err != nil {
+		t.Fatalf("IDEM_TEST_POSTGRES: %v", err)
+	}
+	cfg.MaxConns = 32
+	return cfg
+}
+
+func newPool(t testing.TB, cfg *pgxpool.Config) *pgxpool.Pool {
+	t.Helper()
+	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	return pool
+}
+
+// newBackend builds a store on pool over a fresh dedup table and counters
+// table, created and dropped through admin (which is never cut).
+func newBackend(t testing.TB, pool, admin *pgxpool.Pool, opts []guard.Option) guardtest.Backend {
+	t.Helper()
+	var b [6]byte
+	rand.Read(b[:])
+	table := "idem_pgx_" + hex.EncodeToString(b[:])
+	counters := table + "_counters"
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	adminStore, err := pgxguard.New(admin, guard.WithTable(table))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := adminStore.CreateTable(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := admin.Exec(ctx, `CREATE TABLE `+counters+` (name text PRIMARY KEY, n bigint NOT NULL)`); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if _, err := admin.Exec(ctx, `DROP TABLE IF EXISTS `+table+`, `+counters); err != nil {
+			t.Errorf("clean-up: %v", err)
+		}
+	})
+	store, err := pgxguard.New(pool, append([]guard.Option{guard.WithTable(table)}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	upsert := `INSERT INTO ` + counters + ` (name, n) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET n = ` + counters + `.n + EXCLUDED.n`
+	return guardtest.Backend{
+		Store: store,
+		Do: func(ctx context.Context, consumer, key string, fp []byte, e guardtest.Effect) (guard.Outcome, error) {
+			return store.Do(ctx, consumer, key, fp, func(ctx context.Context, tx pgx.Tx) error {
+				if _, err := tx.Exec(ctx, upsert, e.Counter, e.Delta); err != nil {
+					return fmt.Errorf("add to counter %s: %w", e.Counter, err)
+				}
+				if e.Hook != nil {
+					return e.Hook(ctx)
+				}
+				return nil
+			})
+		},
+		Counter: func(ctx context.Context, name string) (int64, error) {
+			var n int64
+			err := pool.QueryRow(ctx, `SELECT n FROM `+counters+` WHERE name = $1`, name).Scan(&n)
+			if errors.Is(err, pgx.ErrNoRows) {
+				return 0, nil
+			}
+			return n, err
+		},
+	}
+}
+
+func TestNewRejectsBadInput(t *testing.T) {
+	if _, err := pgxguard.New(nil); err == nil {
+		t.Error("New(nil) succeeded")
+	}
+	pool := newPool(t, poolConfig(t))
+	if _, err := pgxguard.New(pool, guard.WithTable("bad name; drop table x")); err == nil {
+		t.Error("New with an injected table name succeeded")
+	}
+	s, err := pgxguard.New(pool, guard.WithLease(time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := s.With(guard.WithDelivery(guard.AtMostOnce))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := w.Config(); c.Delivery != guard.AtMostOnce || c.Lease != time.Second {
+		t.Errorf("With: config %+v, want at-most-once with the store's 1s lease", c)
+	}
+	if _, err := s.With(guard.WithLease(-1)); err == nil {
+		t.Error("With(negative lease) succeeded")
+	}
+}
