@@ -1,0 +1,158 @@
+// Package spec reads and validates idem specs: the YAML file (idem.yaml)
+// that declares, per message-queue consumer, the message, its business key
+// and the kind of side effect, from which idemgen generates guarded handlers
+// and the migrations of the dedup table.
+//
+// [Load] reads a file, [Parse] validates bytes, [Resolve] looks up the Go
+// types a spec names. The result is a [Spec]: plain data with every default
+// filled in, which the generator consumes. [GoName] is the one naming rule
+// shared with the generator.
+//
+// # Example
+//
+//	version: 1
+//	package: orders
+//	output: ./orders
+//	dialect: postgres
+//	consumers:
+//	  - name: deduct_inventory
+//	    topic: orders.created
+//	    message:
+//	      fields:
+//	        order_id: string
+//	        sku: string
+//	        quantity: int64
+//	    key: [order_id, sku]
+//	    fingerprint: [quantity]
+//	    effect: sql
+//	  - name: send_sms
+//	    message: {fields: {order_id: string, phone: string, template: string}}
+//	    key: [order_id, template]
+//	    effect: external
+//	    store: redis
+//	    lease: 30s
+//	    delivery: at-least-once
+//	    on_error: release
+//	  - name: add_points_redis
+//	    message: {fields: {order_id: string, user_id: string, points: int64}}
+//	    key: [order_id]
+//	    effect: redis
+//	    hash_tag: user_id
+//
+// # Top-level settings
+//
+//   - version (required): the spec format; only 1 exists. It is read first:
+//     without it, or with another value, that is the only error reported.
+//   - package (required): Go package name of the generated code. Lowercase
+//     letters, digits and _, starting with a letter; not a Go keyword.
+//   - output: folder of the generated Go, relative to the spec's folder
+//     (default "."). Slash-separated; may not be absolute or leave the
+//     module (the folder of the nearest go.mod above the spec; without a
+//     go.mod, the spec's own folder).
+//   - sql_package: the SQL client the generated code uses: database/sql
+//     (default) or pgx/v5 (which needs dialect postgres).
+//   - dialect: postgres, mysql or sqlite. Selects the migrations only; the
+//     store passed in at run time decides the rest. Required when a consumer
+//     keeps its dedup records in SQL (effect sql, or effect external with
+//     store sql) and with pgx/v5.
+//   - table: the dedup table (default idem_keys). A SQL identifier: letters,
+//     digits and _, not starting with a digit, at most 63 characters.
+//   - migrations: where and how the dedup table's migrations are written.
+//     dir: folder, relative like output (default ./migrations/idem);
+//     format: golang-migrate (default), goose or plain; version: number of
+//     the first file, at least 1 (default 1).
+//   - retention: how long outcomes are kept, for every consumer that does not
+//     set its own (default 168h). A positive Go duration: 30s, 15m, 168h.
+//   - consumers (required): the guarded handlers, at least one.
+//
+// # Consumers
+//
+//   - name (required): snake_case (lowercase letters and digits, words
+//     separated by one _), unique, at most 191 characters. It names the
+//     generated types and is the consumer's namespace in the dedup table.
+//     Consumer deduct_inventory generates DeductInventory (the message),
+//     DeductInventoryHandler, DeductInventoryFunc and
+//     NewDeductInventoryHandler; names from different consumers that collide
+//     (x_handler and x both give XHandler; a_1 and a1 both give A1) are
+//     errors.
+//   - topic: free text: documentation and example wiring.
+//   - message (required): the message the handler decodes: either fields
+//     or type (see Messages).
+//   - key (required): the business key: one or more message fields, in key
+//     order, none repeated, none of type float64 or bytes. The generated
+//     IdempotencyKey encodes them in this order.
+//   - fingerprint: the fields compared when a key is seen again: a
+//     different fingerprint within the retention is a key conflict, not a
+//     duplicate. Default: every declared field (for a message.type, every
+//     field of a supported type; when the struct has others, list the
+//     fingerprint explicitly). An explicit [] turns the comparison off.
+//   - effect (required): how the side effect is made atomic with the dedup
+//     record. sql: in the same SQL transaction; redis: queued in the same
+//     MULTI/EXEC; external: outside any transaction, under a lease (an HTTP
+//     call, an email).
+//   - retention: this consumer's retention (default: the top-level one).
+//   - store, lease, delivery, on_error: for effect external only; an error
+//     elsewhere. store: where the claim lives, sql (default) or redis. lease:
+//     how long a claim blocks duplicates before it may be taken over (default
+//     30s; shorter than the retention). delivery: at-least-once (default; an
+//     expired lease is taken over and the call may run again, so pass the
+//     lease's key to the provider) or at-most-once (an expired lease makes
+//     the key uncertain; the call never runs twice without an operator).
+//     on_error: release (default; a retry runs again) or keep (a failed key
+//     stays failed). Under at-most-once, release frees only errors wrapped
+//     with guard.NotPerformed.
+//   - hash_tag: for effect redis only: a message field (of a key type) whose
+//     value becomes the Redis Cluster hash tag, so the dedup key and the
+//     effect's keys share a slot.
+//
+// # Messages
+//
+// message.fields declares the message's fields in order, name: type. Names
+// are the JSON names (lowercase letters, digits and _, starting with a
+// letter); the generated struct field is GoName(name). Two names with the
+// same Go name (a_b and a__b give AB) are an error, as are the Go names of
+// the generated methods (IdempotencyKey, Fingerprint, UnmarshalJSON,
+// MarshalJSON, Validate). The types:
+//
+//	string, int, int32, int64, uint32, uint64, bool, float64
+//	time   time.Time, RFC 3339 in JSON
+//	bytes  []byte, base64 in JSON
+//	uuid   a string holding a canonical (lowercase) UUID
+//
+// message.type names an existing Go struct instead, import/path.TypeName,
+// loaded with go/packages from the spec's folder (so the spec's go.mod
+// decides what is found). Its fields are the JSON fields encoding/json sees:
+// json tags honoured, "-" skipped, untagged embedded structs promoted. Key,
+// fingerprint and hash_tag fields must be among them, with a supported Go
+// type: the types above by their underlying type (type OrderID string is a
+// string), not a pointer, struct, map, or [16]byte UUID.
+//
+// YAML anchors, aliases and merge keys (<<) may share settings between
+// consumers. A spec is a single YAML document; unknown fields and repeated
+// keys are errors at every level.
+//
+// # Errors
+//
+// Every problem is reported, not just the first, as an [ErrorList] sorted
+// by position; each [Error] names the file, line and column of the
+// offending node and the setting's path:
+//
+//	idem.yaml:14:12: consumers[1].key[0]: field "sku" is not declared in message
+//	idem.yaml:9:5: consumers[0].lease: lease applies only to effect: external
+//
+// YAML syntax errors carry only the line yaml.v3 reports (column 1).
+// Resolve's errors are positioned at the consumer's message.type.
+//
+// # JSON Schema
+//
+// [Schema] (idem.schema.json in this folder) describes the same format for
+// editors (yaml-language-server). It checks every setting and the rules
+// between settings that JSON Schema can express: lease, delivery, on_error
+// and store only with effect external, hash_tag only with effect redis,
+// fields or type, dialect when a consumer uses SQL, pgx/v5 with postgres.
+// Only Parse and Resolve catch: repeated consumer names; colliding Go names;
+// key, fingerprint and hash_tag fields that are not declared (or are
+// float64/bytes in a key); lease not shorter than retention; paths that
+// leave the module; a second YAML document; and everything about
+// message.type beyond its form.
+package spec
