@@ -109,27 +109,115 @@ type doTx struct {
 	apply         func(ctx context.Context, pipe redis.Pipeliner) error
 	check         *keyCheck
 	start         time.Time
+	armed         bool // a WATCH sent by the store is active on the connection
 }
 
 // run is one attempt: WATCH, read, decide, MULTI … EXEC.
+//
+// When the server holding the record is known (*redis.Client, a
+// ClusterClient's master for the record's slot, a Ring's shard), WATCH is
+// sent in one round trip with the read, and the store itself tracks whether
+// the watch is armed, releasing it with UNWATCH on every path that does not
+// reach EXEC (a refusal, apply's error, a panic), so that no watch is left
+// on a pooled connection. Other clients go through their own Watch, one
+// round trip more.
 func (t *doTx) run(ctx context.Context) (guard.Outcome, error) {
 	var (
 		out    guard.Outcome
 		result error
 	)
-	err := t.s.client.Watch(ctx, func(tx *redis.Tx) error {
-		out, result = t.watched(ctx, tx)
-		return nil
-	}, t.rkey)
+	node, err := t.s.nodeFor(ctx, t.rkey)
+	if err != nil {
+		return 0, fmt.Errorf("redisguard: find the node of %s record: %w", t.consumer, err)
+	}
+	if node != nil {
+		err = node.Watch(ctx, func(tx *redis.Tx) error { // no keys: no WATCH yet
+			t.armed = false
+			defer func() {
+				if t.armed {
+					tx.Unwatch(context.WithoutCancel(ctx))
+				}
+			}()
+			out, result = t.watched(ctx, tx, true)
+			return nil
+		})
+	} else {
+		err = t.s.client.Watch(ctx, func(tx *redis.Tx) error {
+			out, result = t.watched(ctx, tx, false)
+			return nil
+		}, t.rkey)
+	}
 	if err != nil {
 		return 0, fmt.Errorf("redisguard: watch %s record: %w", t.consumer, err)
 	}
 	return out, result
 }
 
-func (t *doTx) watched(ctx context.Context, tx *redis.Tx) (guard.Outcome, error) {
+// nodeFor returns the client of the server holding rkey, or nil when the
+// client type does not tell.
+func (s *Store) nodeFor(ctx context.Context, rkey string) (*redis.Client, error) {
+	switch c := s.client.(type) {
+	case *redis.Client:
+		return c, nil
+	case *redis.ClusterClient:
+		return c.MasterForKey(ctx, rkey)
+	case *redis.Ring:
+		return c.GetShardClientForKey(rkey)
+	}
+	return nil, nil
+}
+
+// watchRead WATCHes the record and reads it in one round trip.
+func (t *doTx) watchRead(ctx context.Context, tx *redis.Tx) (*guard.Record, time.Time, error) {
+	keys := []string{t.rkey}
+	watch := redis.NewStatusCmd(ctx, "watch", t.rkey)
+	var read *redis.Cmd
+	t.armed = true // from here on, UNWATCH unless EXEC runs
+	tx.Pipelined(ctx, func(p redis.Pipeliner) error {
+		_ = p.Process(ctx, watch)
+		read = readScript.EvalSha(ctx, p, keys)
+		return nil
+	})
+	if err := watch.Err(); err != nil {
+		return nil, time.Time{}, t.s.redirected(ctx, fmt.Errorf("redisguard: watch %s record: %w", t.consumer, err))
+	}
+	if redis.HasErrorPrefix(read.Err(), "NOSCRIPT") { // EVAL also caches the script
+		read = readScript.Eval(ctx, tx, keys)
+	}
+	reply, err := read.Slice()
+	if err != nil {
+		return nil, time.Time{}, t.s.redirected(ctx, fmt.Errorf("redisguard: read %s record: %w", t.consumer, err))
+	}
+	if len(reply) != 3 {
+		return nil, time.Time{}, fmt.Errorf("redisguard: read %s record: unexpected reply %v", t.consumer, reply)
+	}
+	return parseRecord(t.consumer, reply[0], reply[1], reply[2])
+}
+
+// redirected turns a cluster redirection (the record's slot moved) into a
+// retry after a reload of the slot map.
+func (s *Store) redirected(ctx context.Context, err error) error {
+	if !redis.HasErrorPrefix(err, "MOVED") && !redis.HasErrorPrefix(err, "ASK") {
+		return err
+	}
+	if c, ok := s.client.(*redis.ClusterClient); ok {
+		c.ReloadState(ctx)
+	}
+	return fmt.Errorf("%w: %w", errRetry, err)
+}
+
+func (t *doTx) watched(ctx context.Context, tx *redis.Tx, watchHere bool) (guard.Outcome, error) {
 	s := t.s
-	rec, now, err := s.read(ctx, tx, t.consumer, t.rkey)
+	var (
+		rec *guard.Record
+		now time.Time
+		err error
+	)
+	if watchHere {
+		rec, now, err = t.watchRead(ctx, tx)
+	} else {
+		rec, now, err = s.read(ctx, tx, t.consumer, t.rkey)
+	}
 	if err != nil {
 		return 0, err
 	}
@@ -174,6 +262,7 @@ func (t *doTx) watched(ctx context.Context, tx *redis.Tx) (guard.Outcome, error)
 		hset = t.writeRecord(ctx, pipe, rec != nil, guard.StateDone, created, nil)
 		return nil
 	})
+	t.execDone(err, hset)
 	switch {
 	case applyErr != nil && guard.IsRejected(applyErr):
 		return t.reject(ctx, tx, rec != nil, created, applyErr)
@@ -191,10 +280,18 @@ func (t *doTx) watched(ctx context.Context, tx *redis.Tx) (guard.Outcome, error)
 		return 0, fmt.Errorf("redisguard: %s: exec: %w", t.consumer, err)
 	}
 	if failed := failedCmds(cmds); failed != nil {
-		return 0, t.partial(ctx, created, failed)
+		return 0, t.partial(ctx, tx, created, failed)
 	}
 	s.cfg.Observer.Observe(ctx, guard.Event{Decision: guard.DecisionApplied, Consumer: t.consumer, Key: t.key, Duration: time.Since(t.start)})
 	return guard.Applied, nil
+}
+
+// execDone notes that a MULTI … EXEC released the watch: EXEC ran (the
+// record's HSET has a reply), was refused for a changed key, or was aborted.
+func (t *doTx) execDone(err error, hset *redis.IntCmd) {
+	if (hset != nil && hset.Err() == nil) || errors.Is(err, redis.TxFailedErr) || redis.IsExecAbortError(err) {
+		t.armed = false
+	}
 }
 
 // writeRecord queues the record: state with an optional result, the
@@ -221,10 +318,12 @@ func (t *doTx) writeRecord(ctx context.Context, pipe redis.Pipeliner, replace bo
 // transaction of its own under the same WATCH, so only if the record is
 // still as read.
 func (t *doTx) reject(ctx context.Context, tx *redis.Tx, replace bool, created string, rejection error) (guard.Outcome, error) {
+	var hset *redis.IntCmd
 	_, err := tx.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
-		t.writeRecord(ctx, pipe, replace, guard.StateFailed, created, []byte(rejection.Error()))
+		hset = t.writeRecord(ctx, pipe, replace, guard.StateFailed, created, []byte(rejection.Error()))
 		return nil
 	})
+	t.execDone(err, hset)
 	switch {
 	case errors.Is(err, redis.TxFailedErr):
 		return 0, errRetry
@@ -239,9 +338,9 @@ func (t *doTx) reject(ctx context.Context, tx *redis.Tx, replace bool, created s
 // partial answers an EXEC in which some commands failed: the key is kept
 // failed with the failures as the reason (if the record is still the one
 // just written), and the error wraps guard.ErrPartialEffect.
-func (t *doTx) partial(ctx context.Context, created string, failed error) error {
+func (t *doTx) partial(ctx context.Context, tx *redis.Tx, created string, failed error) error {
 	perr := guard.StateError(guard.ErrPartialEffect, t.consumer, "", failed)
-	if n, err := partialScript.Run(context.WithoutCancel(ctx), t.s.client, []string{t.rkey}, created, perr.Error()).Int64(); err != nil {
+	if n, err := partialScript.Run(context.WithoutCancel(ctx), tx, []string{t.rkey}, created, perr.Error()).Int64(); err != nil {
 		perr = errors.Join(perr, fmt.Errorf("redisguard: mark %s failed after a partial effect: %w", t.consumer, err))
 	} else if n == 0 {
 		perr = errors.Join(perr, fmt.Errorf("redisguard: %s record changed before it could be marked failed", t.consumer))
@@ -297,7 +396,7 @@ func (s *Store) checkQueued(ctx context.Context, conn redis.Cmdable, kc *keyChec
 	if !kc.needed() {
 		return nil
 	}
-	infos, err := s.cmds.get(ctx, s.client)
+	infos, err := s.cmds.get(ctx, conn) // over the transaction's connection: no second one while it is held
 	if err != nil {
 		return err
 	}

@@ -33,18 +33,25 @@
 //
 // # Transactional effects: WATCH, MULTI, EXEC
 //
-// Do WATCHes the record and reads it (one script returning the record, its
-// TTL and TIME). A record that exists is decided in Go and answered
-// (Duplicate, ErrKeyConflict, ErrFailed, …) without running apply. An absent
-// one lets apply queue its commands on the transaction's pipeline; Do adds
-// the record (HSET state done, PEXPIRE retention) and sends MULTI … EXEC.
-// If a concurrent duplicate wrote the record in between, the WATCH makes
-// EXEC fail (redis.TxFailedErr); Do starts over, reads the record and answers
-// Duplicate. That costs three round trips per fresh message (WATCH, read,
-// MULTI … EXEC) and never blocks: concurrent duplicates do not wait on each
-// other as they do on SQL row locks; the losers' queued commands are simply
-// never executed. The record and the effect are in one EXEC, so a crash
-// leaves both or neither.
+// Do WATCHes the record and reads it (a script returning the record, its TTL
+// and TIME), both in one round trip. A record that exists is decided in Go
+// by guard.DecideClaim and answered (Duplicate, ErrKeyConflict, ErrFailed, …)
+// without running apply; the watch is released (UNWATCH). An absent one lets
+// apply queue its commands on the transaction's pipeline; Do adds the record
+// (HSET state done, PEXPIRE retention) and sends MULTI … EXEC in a second
+// round trip. If a concurrent duplicate wrote the record in between, the
+// WATCH makes EXEC fail (redis.TxFailedErr); Do starts over, reads the record
+// and answers Duplicate. Nothing blocks: concurrent duplicates do not wait on
+// each other as they do on SQL row locks; the losers' queued commands are
+// simply never executed. The record and the effect are in one EXEC, so a
+// crash leaves both or neither.
+//
+// The decision is made in Go rather than in a Lua script because the effect
+// is arbitrary commands queued by apply, which a script cannot take as
+// input without giving up go-redis's typed commands; and because one
+// decision table (guard.DecideClaim) then serves every store. apply runs
+// while the transaction holds a pooled connection: it should only queue
+// commands (reading through the client inside apply takes a second one).
 //
 // Redis does not roll a transaction back: when EXEC runs, every queued
 // command runs, and a command that fails at run time (WRONGTYPE, INCR of a

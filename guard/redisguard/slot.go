@@ -152,7 +152,7 @@ type commandTable struct {
 	infos map[string]*redis.CommandInfo
 }
 
-func (t *commandTable) get(ctx context.Context, c redis.UniversalClient) (map[string]*redis.CommandInfo, error) {
+func (t *commandTable) get(ctx context.Context, c redis.Cmdable) (map[string]*redis.CommandInfo, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.infos != nil {
