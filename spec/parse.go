@@ -92,6 +92,7 @@ type consumerInfo struct {
 	name      *yaml.Node // value of name, nil when missing or invalid
 	lease     *yaml.Node // value of lease, nil when defaulted
 	retention *yaml.Node // value of retention, nil when not set
+	badTiming bool       // lease or retention is set but invalid: not compared
 }
 
 func (p *parser) parse(data []byte) *Spec {
@@ -158,10 +159,13 @@ func (p *parser) parse(data []byte) *Spec {
 		p.migrations(e.val, &s.Migrations)
 	}
 	retentionNode := (*yaml.Node)(nil)
+	retentionBad := false
 	if e, ok := m.get("retention"); ok {
 		if d, ok := p.duration(e.val, "retention"); ok {
 			s.Retention = d
 			retentionNode = deref(e.val)
+		} else {
+			retentionBad = true
 		}
 	}
 
@@ -208,10 +212,10 @@ func (p *parser) parse(data []byte) *Spec {
 
 	// lease < retention, for external consumers.
 	for i, c := range s.Consumers {
-		if c.Effect != EffectExternal || c.Lease == 0 {
+		info := infos[i]
+		if c.Effect != EffectExternal || info.badTiming || retentionBad && c.Retention == 0 {
 			continue
 		}
-		info := infos[i]
 		path := fmt.Sprintf("consumers[%d]", i)
 		retention, rnode, rpath := c.Retention, info.retention, path+".retention"
 		if retention == 0 {
@@ -465,6 +469,8 @@ func (p *parser) consumer(n *yaml.Node, path string) (Consumer, consumerInfo) {
 		if d, ok := p.duration(e.val, join(path, "lease")); ok {
 			c.Lease = d
 			info.lease = deref(e.val)
+		} else {
+			info.badTiming = true
 		}
 	}
 	if e, ok := m.get("delivery"); ok && externalOnly(e, "delivery") {
@@ -481,6 +487,8 @@ func (p *parser) consumer(n *yaml.Node, path string) (Consumer, consumerInfo) {
 		if d, ok := p.duration(e.val, join(path, "retention")); ok {
 			c.Retention = d
 			info.retention = deref(e.val)
+		} else {
+			info.badTiming = true
 		}
 	}
 	if e, ok := m.get("hash_tag"); ok {

@@ -113,7 +113,11 @@ func (r *resolver) resolve(pkg *packages.Package, pkgPath, name string) {
 		f, ok := byName[name]
 		switch {
 		case !ok:
-			r.errorf("%s field %q is not a JSON field of %s", what, name, display)
+			hint := ""
+			if i := slices.IndexFunc(fields, func(f jsonField) bool { return f.goName == name }); i >= 0 {
+				hint = fmt.Sprintf(" (the Go field %s is %q in JSON)", name, fields[i].name)
+			}
+			r.errorf("%s field %q is not a JSON field of %s%s", what, name, display, hint)
 		case f.problem != "":
 			r.errorf("%s field %q %s", what, name, f.problem)
 		case f.kind == "" || keyable && !isKeyable(f.kind):
@@ -121,7 +125,11 @@ func (r *resolver) resolve(pkg *packages.Package, pkgPath, name string) {
 			if !keyable {
 				want = "string, int, int32, int64, uint32, uint64, bool, float64, []byte or time.Time"
 			}
-			r.errorf("%s field %q has Go type %s, which is not supported here (want %s; for a UUID use a string)", what, name, types.TypeString(f.typ, qual), want)
+			if isUUIDArray(f.typ) {
+				r.errorf("%s field %q has Go type %s, a [16]byte UUID, which is not supported: use a string field holding the canonical form", what, name, types.TypeString(f.typ, qual))
+			} else {
+				r.errorf("%s field %q has Go type %s, which is not supported here (want %s)", what, name, types.TypeString(f.typ, qual), want)
+			}
 		default:
 			return true
 		}
@@ -316,3 +324,14 @@ func kindOf(t types.Type) string {
 // oneLine joins a multi-line message (the go command's) into one line, so
 // that every error stays on a line of its own.
 func oneLine(msg string) string { return strings.Join(strings.Fields(msg), " ") }
+
+// isUUIDArray reports whether t is a [16]byte type such as
+// github.com/google/uuid.UUID.
+func isUUIDArray(t types.Type) bool {
+	a, ok := t.Underlying().(*types.Array)
+	if !ok || a.Len() != 16 {
+		return false
+	}
+	b, ok := a.Elem().Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Byte
+}
