@@ -131,11 +131,9 @@ func (p *parser) parse(data []byte) *Spec {
 			p.checkDir(deref(e.val), "output", v)
 		}
 	}
-	sqlPackageNode := (*yaml.Node)(nil)
 	if e, ok := m.get("sql_package"); ok {
 		if v, ok := p.oneOf(e.val, "sql_package", "sql_package", sqlPackages...); ok {
 			s.SQLPackage = v
-			sqlPackageNode = deref(e.val)
 		}
 	}
 	dialectNode := (*yaml.Node)(nil)
@@ -186,31 +184,47 @@ func (p *parser) parse(data []byte) *Spec {
 	}
 
 	p.checkNames(s, infos)
+	p.checkDialect(s, m, dialectSet, dialectNode)
+	p.checkLeases(s, infos, retentionNode, retentionBad)
+	return s
+}
 
-	// dialect: required by consumers whose records live in SQL, and by pgx.
-	if !dialectSet {
-		if s.SQLPackage == SQLPackagePgx && sqlPackageNode != nil {
-			p.errorf(m.node, "", "missing required field \"dialect\" (sql_package pgx/v5 needs dialect: postgres)")
-		} else {
-			for i, c := range s.Consumers {
-				why := ""
-				switch {
-				case c.Effect == EffectSQL:
-					why = "effect sql"
-				case c.Effect == EffectExternal && c.Store == StoreSQL:
-					why = "effect external with store sql"
-				default:
-					continue
-				}
-				p.errorf(m.node, "", "missing required field \"dialect\" (consumers[%d] %q has %s)", i, c.Name, why)
-				break
-			}
-		}
-	} else if s.SQLPackage == SQLPackagePgx && dialectNode != nil && s.Dialect != DialectPostgres {
-		p.errorf(dialectNode, "dialect", "sql_package pgx/v5 works only with dialect postgres")
+// storesInSQL says why a consumer keeps its dedup records in SQL, or "".
+func storesInSQL(c Consumer) string {
+	switch {
+	case c.Effect == EffectSQL:
+		return "effect sql"
+	case c.Effect == EffectExternal && c.Store == StoreSQL:
+		return "effect external with store sql"
 	}
+	return ""
+}
 
-	// lease < retention, for external consumers.
+// checkDialect requires a dialect when a consumer keeps its records in SQL
+// or the SQL package is pgx, which works only with PostgreSQL.
+func (p *parser) checkDialect(s *Spec, root mapping, dialectSet bool, dialectNode *yaml.Node) {
+	if dialectSet {
+		if s.SQLPackage == SQLPackagePgx && dialectNode != nil && s.Dialect != DialectPostgres {
+			p.errorf(dialectNode, "dialect", "sql_package pgx/v5 works only with dialect postgres")
+		}
+		return
+	}
+	if s.SQLPackage == SQLPackagePgx {
+		p.errorf(root.node, "", "missing required field \"dialect\" (sql_package pgx/v5 needs dialect: postgres)")
+		return
+	}
+	for i, c := range s.Consumers {
+		if why := storesInSQL(c); why != "" {
+			p.errorf(root.node, "", "missing required field \"dialect\" (consumers[%d] %q has %s)", i, c.Name, why)
+			return
+		}
+	}
+}
+
+// checkLeases requires the lease of every external consumer to be shorter
+// than its retention. The error goes to the lease when the spec sets it,
+// else to the retention that is too short.
+func (p *parser) checkLeases(s *Spec, infos []consumerInfo, retentionNode *yaml.Node, retentionBad bool) {
 	for i, c := range s.Consumers {
 		info := infos[i]
 		if c.Effect != EffectExternal || info.badTiming || retentionBad && c.Retention == 0 {
@@ -233,7 +247,6 @@ func (p *parser) parse(data []byte) *Spec {
 			p.errorf(rnode, rpath, "retention %s must be longer than the lease (%s, the default)", fmtDuration(retention), fmtDuration(c.Lease))
 		}
 	}
-	return s
 }
 
 // fmtDuration prints a duration without the "0m0s" tails of
