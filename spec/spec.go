@@ -66,7 +66,7 @@ const (
 	FormatGolangMigrate = "golang-migrate"
 	// FormatGoose writes one annotated NNNN_name.sql file.
 	FormatGoose = "goose"
-	// FormatPlain writes NNNN_name.sql with the up statements only.
+	// FormatPlain writes plain SQL files, for any other tool or by hand.
 	FormatPlain = "plain"
 )
 
