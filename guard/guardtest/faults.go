@@ -205,6 +205,7 @@ func (b *broker) work(ctx context.Context, workers int, handle func(d delivery))
 // faultStats are the figures of a run.
 type faultStats struct {
 	deliveries, applied, duplicates, inProgress, takeovers, uncertain, leaseLost, transient atomic.Int64
+	commitsDespiteCancel                                                                    atomic.Int64
 	crashes                                                                                 [5]atomic.Int64
 	decisions                                                                               map[guard.Decision]*atomic.Int64
 	firstErrs                                                                               sync.Map // error text → struct{}, a sample of transient errors
@@ -324,8 +325,11 @@ func runTransactionalFaults(t *testing.T, h Harness, seed uint64, n int) {
 			br.redeliver(d, retryDelay(err))
 			return
 		}
-		if crashed {
-			t.Errorf("delivery of %s: Do returned %v with no error after its context was cancelled in apply", m.key, out)
+		switch {
+		case crashed && crash == crashBeforeEffect:
+			t.Errorf("delivery of %s: Do returned %v with no error although apply failed", m.key, out)
+		case crashed: // the store committed although its context was cancelled: no crash after all
+			stats.commitsDespiteCancel.Add(1)
 		}
 		if crash == crashBeforeAck {
 			stats.crashes[crash].Add(1)
@@ -359,8 +363,14 @@ func runTransactionalFaults(t *testing.T, h Harness, seed uint64, n int) {
 			t.Errorf("%s: counter %d, want %d (the sum over distinct messages): an effect was lost or doubled", s, got, want[s])
 		}
 	}
-	if a := stats.applied.Load(); a != int64(len(msgs)) {
-		t.Errorf("%d deliveries said applied, want one per message (%d)", a, len(msgs))
+	// A store may answer an error for a commit it could not confirm (its
+	// context was cancelled), so fewer applied answers than messages are
+	// allowed; more would mean a message applied twice.
+	if a := stats.applied.Load(); a > int64(len(msgs)) {
+		t.Errorf("%d deliveries said applied, more than one per message (%d)", a, len(msgs))
+	}
+	if n := stats.commitsDespiteCancel.Load(); n > 0 {
+		t.Logf("%d transactions committed although their context was cancelled before the commit", n)
 	}
 	for _, m := range msgs {
 		r, err := b.Store.Inspect(vctx, consumer, m.key)
