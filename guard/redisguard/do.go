@@ -47,7 +47,8 @@ func Tagged(tag, key string) string { return "{" + tag + "}" + key }
 //   - EXEC refused because the record changed meanwhile (a concurrent
 //     duplicate): Do starts over, up to Config.MaxRetries times with jitter,
 //     reporting guard.DecisionRetried, and normally ends as Duplicate. apply
-//     may thus run more than once, but its commands run at most once.
+//     may thus run more than once, but its commands run at most once. When
+//     the retries run out, the error wraps redis.TxFailedErr (transient).
 //   - EXEC ran: every reply is checked. Redis does not roll a transaction
 //     back, so a command that failed (WRONGTYPE, a non-integer INCR, …) left
 //     the others applied: Do keeps the key failed with the error as the
@@ -56,7 +57,10 @@ func Tagged(tag, key string) string { return "{" + tag + "}" + key }
 //     not fail.
 //   - apply returns an error: nothing is sent and the error is returned;
 //     for guard.Reject(err), the key is kept failed with the reason (only if
-//     still absent) and the error wraps guard.ErrFailed.
+//     still absent) and the error wraps guard.ErrFailed. A ctx that ended
+//     while apply ran also sends nothing (ctx's error is returned).
+//   - EXEC was aborted by Redis (a command refused while queued: unknown,
+//     wrong arity): nothing was applied; the error names the command.
 //
 // With HashTag, on a Redis Cluster, or on a redis.Ring, the keys of the
 // queued commands (found with COMMAND's key positions, fetched once per

@@ -802,3 +802,35 @@ func TestNoWatchLeftOnConnection(t *testing.T) {
 		other.Del(ctx, f.store.RecordKey("billing", "v12:fresh", ""))
 	}
 }
+
+// TestRing: on a redis.Ring, Do runs on the record's shard, and queued keys
+// must hash like the record (the same hash tag) to be on that shard.
+func TestRing(t *testing.T) {
+	addr := serverAddrs(t, envRedis)[0]
+	ring := redis.NewRing(&redis.RingOptions{Addrs: map[string]string{"a": addr}})
+	t.Cleanup(func() { ring.Close() })
+	k := kind{name: "redis-ring", env: envRedis, tagged: true}
+	f := newFixture(t, k, ring)
+	ctx := t.Context()
+	if out, err := f.do(ctx, "billing", "v12:ring", nil, guardtest.Effect{Counter: "c", Delta: 2}); err != nil || out != guard.Applied {
+		t.Fatalf("tagged Do on a Ring = %v, %v", out, err)
+	}
+	if out, err := f.do(ctx, "billing", "v12:ring", nil, guardtest.Effect{Counter: "c", Delta: 2}); err != nil || out != guard.Duplicate {
+		t.Fatalf("second tagged Do on a Ring = %v, %v", out, err)
+	}
+	mustCount(t, f, ctx, "c", 2)
+	_, err := f.store.Do(ctx, "billing", "v12:ring-untagged", nil, func(ctx context.Context, pipe redis.Pipeliner) error {
+		pipe.IncrBy(ctx, "untagged-"+f.prefix, 1)
+		return nil
+	})
+	if err == nil || !strings.Contains(err.Error(), "untagged-"+f.prefix) {
+		t.Fatalf("Do on a Ring with a key of another hash = %v, want a refusal naming the key", err)
+	}
+	l, err := f.store.Claim(ctx, "sms", "v12:ring-lease", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Complete(ctx, []byte("ok")); err != nil {
+		t.Fatal(err)
+	}
+}
