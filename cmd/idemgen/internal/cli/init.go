@@ -1,0 +1,159 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"go/parser"
+	"go/token"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// starterSpec is the spec idemgen init writes: the four consumers of
+// DESIGN.md §1, every setting commented. %s is the Go package name.
+const starterSpec = `# idem spec: what idemgen generates guarded, idempotent consumers from.
+# Run "idemgen" (or "go generate" with //go:generate go tool idemgen) after
+# each change, fill in the <consumer>_apply.go stubs, and apply the migrations.
+# Reference: go doc github.com/idemkit/idem/spec
+# yaml-language-server: $schema=https://raw.githubusercontent.com/idemkit/idem/main/spec/idem.schema.json
+version: 1
+package: %-20s # Go package of the generated code
+output: .                     # folder of the generated Go, relative to this file
+sql_package: database/sql     # database/sql | pgx/v5
+dialect: postgres             # postgres | mysql | sqlite: selects the migrations only
+table: idem_keys              # the dedup table
+migrations:
+  dir: ./migrations/idem      # the dedup table's migrations, in their own folder
+  format: golang-migrate      # golang-migrate | goose | plain
+  version: 1                  # version number of the first file
+retention: 168h               # how long outcomes are kept (redeliveries later run again)
+
+consumers:
+  # Stock goes negative when an order is handled twice: the dedup row is
+  # written in the same SQL transaction as the UPDATE.
+  - name: deduct_inventory    # snake_case, unique: names the generated types
+    topic: orders.created     # documentation and example wiring
+    message:
+      fields:                 # name: type (string int int32 int64 uint32 uint64
+        order_id: string      #   bool float64 time bytes uuid); JSON names
+        sku: string
+        quantity: int64
+    key: [order_id, sku]      # the business key, in order
+    fingerprint: [quantity]   # same key, different quantity: a conflict, not a duplicate
+    effect: sql               # sql | redis | external
+
+  # A user credited three times gets 3x the points: same transaction again.
+  - name: add_points
+    topic: orders.paid
+    message:
+      fields: {order_id: string, user_id: string, points: int64}
+    key: [order_id]
+    effect: sql
+
+  # Counting an order twice inflates the day's revenue: the key is the
+  # message id plus the aggregation key (the day).
+  - name: update_stats
+    topic: orders.paid
+    message:
+      fields: {message_id: string, day: string, amount: int64}
+    key: [message_id, day]
+    effect: sql
+
+  # An SMS cannot share a transaction: the claim is a lease, and the
+  # provider receives lease.Key() as its idempotency key.
+  - name: send_sms
+    topic: orders.shipped
+    message:
+      fields: {order_id: string, phone: string, template: string}
+    key: [order_id, template]
+    fingerprint: [phone]
+    effect: external
+    store: sql                # where the claim lives: sql | redis
+    lease: 30s                # a claim blocks duplicates this long, then may be taken over
+    delivery: at-least-once   # at-least-once (take over after the lease) | at-most-once
+    on_error: release         # release (a retry runs again) | keep (a failed key stays failed)
+
+  # With Redis, the points and the dedup record share one MULTI; hash_tag
+  # keeps both in one Redis Cluster slot.
+  # - name: add_points_redis
+  #   message: {fields: {order_id: string, user_id: string, points: int64}}
+  #   key: [order_id]
+  #   effect: redis
+  #   hash_tag: user_id
+`
+
+// StarterSpec returns the spec idemgen init writes, for package pkg.
+func StarterSpec(pkg string) []byte {
+	return fmt.Appendf(nil, starterSpec, pkg)
+}
+
+// packageName is what a spec accepts as package (spec's rule).
+var packageName = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+
+func runInit(args []string, stdout, _ io.Writer) error {
+	fs := newFlags("init", stdout)
+	file := fs.String("f", DefaultSpec, "the spec file to write")
+	pkg := fs.String("package", "", "the Go package of the generated code")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("init takes no arguments (use -f file)")
+	}
+	if *pkg != "" && (!packageName.MatchString(*pkg) || token.IsKeyword(*pkg)) {
+		return usagef("-package %q: not a Go package name (lowercase letters, digits and _)", *pkg)
+	}
+	if *pkg == "" {
+		*pkg = guessPackage(filepath.Dir(*file))
+	}
+	f, err := os.OpenFile(*file, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+	if errors.Is(err, os.ErrExist) {
+		return fmt.Errorf("%s already exists; not overwriting it", *file)
+	}
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(StarterSpec(*pkg))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(*file)
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s\n", filepath.ToSlash(*file))
+	return nil
+}
+
+// guessPackage returns the Go package the starter spec names for a spec in
+// dir: $GOPACKAGE (set by go generate), else the package of the .go files
+// in dir (test packages aside), else dir's name when it is a package name,
+// else "orders".
+func guessPackage(dir string) string {
+	valid := func(p string) bool { return packageName.MatchString(p) && !token.IsKeyword(p) }
+	if p := os.Getenv("GOPACKAGE"); valid(p) && !strings.HasSuffix(p, "_test") {
+		return p
+	}
+	names, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	slices.Sort(names)
+	fset := token.NewFileSet()
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.PackageClauseOnly)
+		if err == nil && valid(f.Name.Name) {
+			return f.Name.Name
+		}
+	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		if base := filepath.Base(abs); valid(base) {
+			return base
+		}
+	}
+	return "orders"
+}

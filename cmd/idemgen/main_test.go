@@ -1,0 +1,63 @@
+package main
+
+import (
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/idemkit/idem/cmd/idemgen/internal/cli"
+)
+
+var update = flag.Bool("update", false, "rewrite the expected output in testdata/script/*.txtar")
+
+// TestMain makes this test binary double as idemgen, so that the scripts
+// run the real command (exec idemgen …) in a process of its own.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"idemgen": func() { os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+	})
+}
+
+// TestScript runs the CLI scripts of testdata/script (idemgen_*.txtar).
+func TestScript(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	testscript.Run(t, testscript.Params{
+		Dir:                 filepath.Join(root, "testdata", "script"),
+		UpdateScripts:       *update,
+		RequireExplicitExec: true,
+		RequireUniqueNames:  true,
+		Setup: func(env *testscript.Env) error {
+			// For scripts that build against this checkout with the go
+			// command (go tool idemgen): the module, and the caches of the
+			// machine, offline.
+			env.Setenv("IDEM_ROOT", root)
+			for _, name := range []string{"GOMODCACHE", "GOCACHE"} {
+				v, err := goEnv(name)
+				if err != nil {
+					return err
+				}
+				env.Setenv(name, v)
+			}
+			env.Setenv("GOPROXY", "off")
+			env.Setenv("GOTOOLCHAIN", "local")
+			return nil
+		},
+	})
+}
+
+// goEnv returns the go command's setting name.
+func goEnv(name string) (string, error) {
+	out, err := exec.Command("go", "env", name).Output()
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(out)), nil
+}
