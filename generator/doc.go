@@ -1,0 +1,73 @@
+// Package generator turns a parsed idem spec into the files idemgen writes:
+// for each consumer a guarded handler in Go (rewritten on every run) and a
+// stub holding the apply function (written once, then the user's), and the
+// migrations of the dedup table (immutable once written).
+//
+// One pipeline serves every use. Generate computes the files in memory,
+// deterministically; Plan compares them with a folder and says what would
+// change; Write carries the changes out atomically, writing nothing when any
+// check fails; Diff prints the changes as a unified diff, which is what
+// `idemgen check` reports for a stale tree.
+//
+// # The generated Go
+//
+// Go is built with jennifer, one jen.File per output file, so imports are
+// managed (and renamed on collisions) by jennifer and the output is gofmt'ed.
+// For a consumer deduct_inventory the file deduct_inventory_idem.go holds,
+// as DESIGN.md §4 describes:
+//
+//   - a reference to guard.SupportPackageIsVersion1, so that a runtime too
+//     old (or too new) for the generated code fails at compile time;
+//   - the constants DeductInventoryConsumer (the consumer's name, the
+//     namespace of its dedup records) and DeductInventoryTopic (when the spec
+//     names a topic);
+//   - the message struct DeductInventory with json tags, unless the spec
+//     names an existing Go type (message.type);
+//   - IdempotencyKey and Fingerprint methods on it, which encode the business
+//     key (guard.KeyBuilder, the v1 key encoding) and the fingerprint
+//     (guard.FingerprintBuilder); for an existing Go type, on which no method
+//     can be declared, the package-level functions deductInventoryKey and
+//     deductInventoryFingerprint;
+//   - DeductInventoryFunc, the type of the apply function, whose second
+//     parameter depends on the effect: *sql.Tx or pgx.Tx (effect sql),
+//     redis.Pipeliner (effect redis), *guard.Lease (effect external);
+//   - DeductInventoryHandler with NewDeductInventoryHandler, Handle (decode a
+//     JSON body, then HandleMessage) and HandleMessage (key, fingerprint,
+//     then the store's Do — or Run for external effects).
+//
+// Decoding checks presence: a key field (or the hash_tag field) absent from
+// the body, or null, is guard.ErrInvalidMessage, while 0 and false are valid
+// values; an empty string, the zero time or an invalid UUID in a key field is
+// ErrInvalidMessage too; unknown body fields are ignored. The spec's settings
+// (table, retention, and for external effects lease, delivery and on_error)
+// become options the constructor layers under the caller's, so the caller's
+// options win.
+//
+// The stub deduct_inventory_apply.go holds applyDeductInventory, with the
+// signature of DeductInventoryFunc and a body that returns an error until
+// it is filled in. It is written when missing and never overwritten; to stop
+// it from coming back, keep the file (it may be reduced to its package
+// clause).
+//
+// # Migrations
+//
+// The dedup table's DDL comes from guard.CreateTableSQL and guard.DropTableSQL;
+// the templates of package templates add the tool's annotations and a header
+// with the command that applies them with a version table of their own
+// (golang-migrate's x-migrations-table=idem_schema_migrations, goose's
+// -table idem_goose_db_version), so they never collide with the application's
+// migrations. Migrations are written only when a consumer keeps its records
+// in SQL (effect sql, or effect external with store sql). The files, for
+// version v and table t in migrations.dir:
+//
+//	golang-migrate  <v:%06d>_create_<t>.up.sql and .down.sql; on MySQL, whose
+//	                driver runs one statement per file, one migration (and
+//	                version) per statement
+//	goose           <v:%05d>_create_<t>.sql, with -- +goose Up and Down
+//	plain           <v:%06d>_create_<t>.sql, the up statements, with the down
+//	                statements in a comment
+//
+// A migration is immutable: Plan refuses to overwrite one whose content
+// differs, and refuses a new migration whose version another .sql file in
+// the folder already has.
+package generator

@@ -1,0 +1,118 @@
+package generator
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/idemkit/idem/spec"
+	"golang.org/x/mod/modfile"
+)
+
+// lowerName converts a snake_case name to an unexported Go name: the first
+// part in lower case, the others as spec.GoName converts them
+// (send_sms → sendSms, api_url → apiURL).
+func lowerName(snake string) string {
+	first, rest, _ := strings.Cut(snake, "_")
+	return strings.ToLower(first) + spec.GoName(rest)
+}
+
+// packageNames returns the package-level identifiers the generated files
+// of c declare, with the role of each.
+func packageNames(c *spec.Consumer) [][2]string {
+	t, lower := spec.GoName(c.Name), lowerName(c.Name)
+	var names [][2]string
+	add := func(name, role string) { names = append(names, [2]string{name, role}) }
+	if c.Message.Type == "" {
+		add(t, "message type")
+	} else {
+		add(lower+"Key", "key function")
+		add(lower+"Fingerprint", "fingerprint function")
+	}
+	add(t+"Consumer", "consumer name constant")
+	if c.Topic != "" {
+		add(t+"Topic", "topic constant")
+	}
+	add(t+"Func", "apply func type")
+	add(t+"Handler", "handler type")
+	add("New"+t+"Handler", "handler constructor")
+	add("apply"+t, "apply stub")
+	return names
+}
+
+// checkNames reports package-level names of the generated package that two
+// consumers would both declare (consumer x_consumer's type XConsumer and
+// consumer x's constant XConsumer, say), which spec.Parse does not catch
+// because they depend on what the generator declares.
+func checkNames(s *spec.Spec) error {
+	type owner struct {
+		consumer int
+		role     string
+	}
+	taken := map[string]owner{}
+	var errs spec.ErrorList
+	for i := range s.Consumers {
+		c := &s.Consumers[i]
+		reported := false
+		for _, n := range packageNames(c) {
+			o, dup := taken[n[0]]
+			if !dup {
+				taken[n[0]] = owner{i, n[1]}
+				continue
+			}
+			if !reported {
+				errs = append(errs, &spec.Error{
+					Pos:  c.Pos,
+					Path: fmt.Sprintf("consumers[%d].name", i),
+					Msg: fmt.Sprintf("Go name %s (its %s) collides with the %s of consumers[%d] %q; rename one of them",
+						n[0], n[1], o.role, o.consumer, s.Consumers[o.consumer].Name),
+				})
+				reported = true
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	return nil
+}
+
+// outputImportPath returns the import path of the generated package when
+// a consumer names an existing Go type, so that a type in the generated
+// package itself is not imported; "" when it cannot be known (no go.mod
+// above the output folder) or is not needed.
+func outputImportPath(s *spec.Spec) string {
+	need := false
+	for _, c := range s.Consumers {
+		if c.Message.Resolved != nil {
+			need = true
+		}
+	}
+	if !need {
+		return ""
+	}
+	out, err := filepath.Abs(filepath.Join(s.Dir, filepath.FromSlash(s.Output)))
+	if err != nil {
+		return ""
+	}
+	for d := out; ; {
+		data, err := os.ReadFile(filepath.Join(d, "go.mod"))
+		if err == nil {
+			mod := modfile.ModulePath(data)
+			rel, err := filepath.Rel(d, out)
+			if mod == "" || err != nil {
+				return ""
+			}
+			if rel == "." {
+				return mod
+			}
+			return mod + "/" + filepath.ToSlash(rel)
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return ""
+		}
+		d = parent
+	}
+}
