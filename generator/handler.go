@@ -149,7 +149,7 @@ func (g *consumerGen) key(f *jen.File) {
 	} else {
 		fileDoc(f, fmt.Sprintf("%sKey returns %s%s It is a function because methods cannot be declared on %s.",
 			g.lower, what, check, g.msgTypeText()))
-		f.Func().Id(g.lower+"Key").Params(jen.Id("m").Op("*").Add(g.msgType())).Add(sig).Block(body...)
+		f.Func().Id(g.lower + "Key").Params(jen.Id("m").Op("*").Add(g.msgType())).Add(sig).Block(body...)
 	}
 	f.Line()
 }
@@ -175,7 +175,7 @@ func (g *consumerGen) fingerprint(f *jen.File) {
 		f.Func().Params(jen.Id("m").Op("*").Id(g.t)).Id("Fingerprint").Params().Index().Byte().Block(body...)
 	} else {
 		fileDoc(f, fmt.Sprintf("%sFingerprint returns %s", g.lower, what))
-		f.Func().Id(g.lower+"Fingerprint").Params(jen.Id("m").Op("*").Add(g.msgType())).Index().Byte().Block(body...)
+		f.Func().Id(g.lower + "Fingerprint").Params(jen.Id("m").Op("*").Add(g.msgType())).Index().Byte().Block(body...)
 	}
 	f.Line()
 }
@@ -273,7 +273,7 @@ func (g *consumerGen) applyContract(subject string) string {
 
 func (g *consumerGen) funcType(f *jen.File) {
 	fileDoc(f, g.applyContract(g.t+"Func"))
-	f.Type().Id(g.t+"Func").Func().Params(g.applyParams()...).Error()
+	f.Type().Id(g.t + "Func").Func().Params(g.applyParams()...).Error()
 	f.Line()
 }
 
