@@ -341,9 +341,35 @@ func load(t target, stderr io.Writer) (*plan, error) {
 	}
 	changes, err := generator.Plan(s.Dir, files)
 	if err != nil {
-		return nil, err
+		return nil, planError(s, files, err, stderr)
 	}
 	return &plan{spec: s, files: files, changes: changes}, nil
+}
+
+// planError prints the errors of generator.Plan or Write (each names a file
+// relative to the spec's folder: a migration that differs from the one on
+// disk, a taken version) one per line with the file's path as the user
+// sees it, and returns errReported.
+func planError(s *spec.Spec, files []generator.File, err error, stderr io.Writer) error {
+	errs := []error{err}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = j.Unwrap()
+	}
+	for _, e := range errs {
+		line := e.Error()
+		prefixed := false
+		for _, f := range files {
+			if rest, ok := strings.CutPrefix(line, f.Path+": "); ok {
+				line, prefixed = display(s, f.Path)+": "+rest, true
+				break
+			}
+		}
+		if !prefixed {
+			line = filepath.ToSlash(s.File) + ": " + line
+		}
+		fmt.Fprintf(stderr, "idemgen: %s\n", line)
+	}
+	return errReported
 }
 
 // specError prints a spec.ErrorList one error per line and returns
@@ -409,7 +435,7 @@ func runGenerate(args []string, stdout, stderr io.Writer) error {
 	for _, p := range plans {
 		changes, err := generator.Write(p.spec.Dir, p.files)
 		if err != nil {
-			return err
+			return planError(p.spec, p.files, err, stderr)
 		}
 		written := map[string]bool{}
 		for _, c := range changes {
