@@ -29,11 +29,12 @@ const (
 	faultRetryCap      = 250 * time.Millisecond // cap on an InProgress error's RetryAfter
 	faultBudget        = 50 * time.Second       // a run that takes longer fails
 	faultShuffleWindow = 64                     // copies of a message stay this close: they race
-	// FaultSeedEnv names the environment variable that fixes the seed of
-	// RunFaults (the messages, their delivery order and each delivery's crash
-	// draw); by default the seed is the time, and it is printed.
-	FaultSeedEnv = "IDEM_FAULTS_SEED"
 )
+
+// FaultSeedEnv names the environment variable that fixes the seed of
+// RunFaults (the messages, their delivery order and each delivery's crash
+// draw); by default the seed is the time, and it is printed.
+const FaultSeedEnv = "IDEM_FAULTS_SEED"
 
 // crashPoint is where a worker crashes while handling a delivery.
 type crashPoint int
