@@ -293,6 +293,11 @@ func (e *SQLEngine) Do(ctx context.Context, consumer, key string, fp []byte, app
 			return err
 		}
 		if !v.Action.Acquires() {
+			if v.Action == ActMarkUncertain { // the claim turned an expired at-most-once lease uncertain: keep that
+				if err := tx.Commit(ctx); err != nil {
+					return fmt.Errorf("guard: commit: %w", err)
+				}
+			}
 			refused = true
 			out, err = e.cfg.Refuse(ctx, consumer, key, v, rec)
 			return err
@@ -339,6 +344,11 @@ func (e *SQLEngine) reject(ctx context.Context, consumer, key string, h, fp []by
 			return err
 		}
 		if !v.Action.Acquires() {
+			if v.Action == ActMarkUncertain { // the claim turned an expired at-most-once lease uncertain: keep that
+				if err := tx.Commit(ctx); err != nil {
+					return fmt.Errorf("guard: commit: %w", err)
+				}
+			}
 			refused = true
 			out, err = e.cfg.Refuse(ctx, consumer, key, v, rec)
 			return err

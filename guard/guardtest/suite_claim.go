@@ -207,6 +207,7 @@ var claimCases = []testCase{
 		_, err := m.do(k, nil, 1)
 		wantErr(t, "at-most-once Do over an abandoned lease", err, guard.ErrUncertain)
 		m.wantCount(0)
+		m.wantState(k, guard.StateUncertain)
 	}},
 	{"Claim/fail-keeps-key-failed", func(t *testing.T, h Harness) {
 		e := setup(t, h)

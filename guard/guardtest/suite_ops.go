@@ -175,6 +175,9 @@ var purgeCases = []testCase{
 		time.Sleep(pastRetention)
 		_, err := e.claim(live, nil)
 		wantInProgress(t, "Claim of a live lease past the retention", err, e.consumer, shortRetention+5*time.Second)
+		if r := e.wantState(live, guard.StatePending); r.Owner != l.Owner() {
+			t.Errorf("live lease past the retention: owner %q, want %q", r.Owner, l.Owner())
+		}
 		e.rec.Reset()
 		purged, err := e.b.Store.Purge(e.ctx)
 		if err != nil {
