@@ -1,0 +1,945 @@
+package analyzer
+
+import (
+	"go/token"
+	"go/types"
+	"net/textproto"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// visitCall classifies one call instruction of s's function: an effect, an
+// ack, a source of messages, a dedup check, a call to a function with facts.
+func (a *pkgAnalysis) visitCall(s *summary, ci ssa.CallInstruction) {
+	cc := ci.Common()
+	fn := callee(cc)
+	recv, args := splitArgs(cc)
+	guardedArgs := map[int]bool{}
+	handled := false
+	if fn != nil {
+		for _, r := range a.cat.lookup(fn) {
+			handled = true
+			a.visitRule(s, ci, r, recv, args, guardedArgs)
+		}
+		full := fn.Origin().FullName()
+		if a.cfg.effects[full] {
+			handled = true
+			a.addEffect(s, ci, shortFunc(fn), kindCustom, recv)
+		}
+		if a.cfg.acks[full] {
+			handled = true
+			s.acks = append(s.acks, ci)
+		}
+		if t, ok := a.cfg.dedup[full]; ok {
+			handled = true
+			f := annotatedDedup(fn, "")
+			if f.Kind == vBool && t == implDup {
+				f.T, f.F = implDup, implFresh
+			}
+			a.addFuncCheck(s, ci, fn, f, args)
+		}
+	}
+	if !handled {
+		a.noteUniqueTest(s, ci, fn, args)
+		switch {
+		case cc.IsInvoke():
+			a.visitInvoke(s, ci, fn, recv, args)
+		case cc.StaticCallee() != nil:
+			a.visitStatic(s, ci, cc.StaticCallee(), fn, args, guardedArgs)
+		}
+	}
+	a.visitFuncArgs(s, ci, args, guardedArgs)
+}
+
+// visitFuncArgs handles functions passed as arguments: a closure is judged
+// where it is created, so its effects count at this call, unless the callee
+// runs it only for a fresh key (guard Do/Run, an adapter) or it is a handler
+// itself.
+func (a *pkgAnalysis) visitFuncArgs(s *summary, ci ssa.CallInstruction, args []ssa.Value, guarded map[int]bool) {
+	for i, v := range args {
+		f := funcValue(v)
+		if f == nil || f.Blocks == nil {
+			continue
+		}
+		cs := a.summary(f)
+		if cs.root {
+			continue // a handler registered here: judged on its own
+		}
+		if guarded[i] {
+			continue
+		}
+		for _, o := range cs.unguarded {
+			a.addVia(s, ci, "func literal", o, nil)
+		}
+	}
+}
+
+// funcValue returns the function a value is, when it is a function or a
+// closure.
+func funcValue(v ssa.Value) *ssa.Function {
+	switch x := peel(v).(type) {
+	case *ssa.Function:
+		return x
+	case *ssa.MakeClosure:
+		f, _ := x.Fn.(*ssa.Function)
+		return f
+	}
+	return nil
+}
+
+// addEffect records a direct effect.
+func (a *pkgAnalysis) addEffect(s *summary, ci ssa.CallInstruction, desc string, kind effectKind, recv ssa.Value) *occ {
+	o := &occ{instr: ci, pos: ci.Pos(), desc: desc, kind: kind, recv: recv, direct: true, inner: ci.Pos(), param: -1}
+	o.innerFact = toFactEffect(a.pass.Fset, ci.Pos(), desc, kind)
+	s.addOcc(o)
+	return o
+}
+
+// addVia records an effect that happens inside a function called (or a
+// closure created) at ci.
+func (a *pkgAnalysis) addVia(s *summary, ci ssa.CallInstruction, via string, inner *occ, args []ssa.Value) {
+	o := &occ{instr: ci, pos: ci.Pos(), kind: inner.kind, inner: inner.inner, innerFact: inner.innerFact, param: -1}
+	o.desc = via + " → " + inner.innerFact.Desc
+	if p := inner.innerFact.QueryParam; p >= 0 {
+		if !a.resolveParam(o, arg(args, p)) {
+			return
+		}
+	}
+	if inner.insert && inner.errVal != nil {
+		if k := returnedAs(inner.instr.Parent(), inner.errVal); k >= 0 {
+			if call, ok := ci.(*ssa.Call); ok {
+				o.insert, o.errVal = true, result(call, k)
+			}
+		}
+	}
+	if ip := inner.innerFact.QueryParam; ip < 0 && inner.param >= 0 {
+		o.innerFact.QueryParam = inner.param
+	}
+	s.addOcc(o)
+}
+
+// resolveParam classifies the SQL text a caller passes for a helper's query
+// parameter; false when it is not an effect.
+func (a *pkgAnalysis) resolveParam(o *occ, v ssa.Value) bool {
+	texts, param, ok := a.texts(v, 0)
+	if !ok {
+		o.param = param
+		o.innerFact.QueryParam = param
+		return true
+	}
+	cls := mergeTexts(texts)
+	if !cls.effect() {
+		return false
+	}
+	o.desc += " " + snippet(texts[0])
+	o.innerFact.QueryParam = -1
+	o.insert = cls.Insert
+	return true
+}
+
+func mergeTexts(texts []string) sqlClass {
+	var cls sqlClass
+	for i, t := range texts {
+		c := classifySQL(t)
+		if i == 0 {
+			cls = c
+		} else {
+			cls = mergeClass(cls, c)
+		}
+	}
+	return cls
+}
+
+// visitStatic handles a call to a function without a catalog rule: one of
+// this package (its summary) or of another (its facts).
+func (a *pkgAnalysis) visitStatic(s *summary, ci ssa.CallInstruction, f *ssa.Function, fn *types.Func, args []ssa.Value, guarded map[int]bool) {
+	local := f.Pkg == a.pkg || f.Parent() != nil || (f.Blocks != nil && f.Pkg == nil)
+	if f.Origin() != nil && f.Origin().Pkg == a.pkg {
+		local = true
+	}
+	if local {
+		if fn != nil {
+			if kind := a.dirs.funcs[fn]; strings.HasPrefix(kind, "effect") {
+				a.addEffect(s, ci, shortFunc(fn), kindCustom, nil)
+				return
+			} else if strings.HasPrefix(kind, "dedup") {
+				a.addFuncCheck(s, ci, fn, annotatedDedup(fn, kind), args)
+				return
+			}
+		}
+		cs := a.summary(f)
+		if !(cs.root && a.topRoot(cs)) {
+			via := "func literal"
+			if fn != nil {
+				via = shortFunc(fn)
+			}
+			for _, o := range cs.unguarded {
+				a.addVia(s, ci, via, o, args)
+			}
+		}
+		if cs.dedup != nil {
+			a.addFuncCheck(s, ci, fn, cs.dedup, args)
+		}
+		for i := range cs.guarded {
+			guarded[i] = true
+		}
+		s.acks = append(s.acks, a.ackHelper(cs, ci)...)
+		return
+	}
+	if fn == nil {
+		return
+	}
+	a.importedFacts(s, ci, fn, args, guarded)
+}
+
+// ackHelper: a call to a local function that acks its message is an ack.
+func (a *pkgAnalysis) ackHelper(cs *summary, ci ssa.CallInstruction) []ssa.CallInstruction {
+	if cs.root || len(cs.acks) == 0 || len(cs.fn.Blocks) > 3 {
+		return nil
+	}
+	return []ssa.CallInstruction{ci}
+}
+
+func (a *pkgAnalysis) importedFacts(s *summary, ci ssa.CallInstruction, fn *types.Func, args []ssa.Value, guarded map[int]bool) {
+	obj := fn.Origin()
+	var ef effectsFact
+	if a.pass.ImportObjectFact(obj, &ef) && !ef.Root {
+		for _, e := range ef.Effects {
+			inner := &occ{kind: e.Kind, innerFact: e, param: -1}
+			inner.inner = a.posFor(e)
+			o := &occ{instr: ci, pos: ci.Pos(), kind: e.Kind, inner: inner.inner, innerFact: e, param: -1}
+			if e.Desc == shortFunc(obj) {
+				o.desc = e.Desc
+			} else {
+				o.desc = shortFunc(obj) + " → " + e.Desc
+			}
+			if e.QueryParam >= 0 && !a.resolveParam(o, arg(args, e.QueryParam)) {
+				continue
+			}
+			if e.ErrResult >= 0 {
+				if call, ok := ci.(*ssa.Call); ok {
+					o.insert, o.errVal = true, result(call, e.ErrResult)
+				}
+			}
+			s.addOcc(o)
+		}
+	}
+	var df dedupFact
+	if a.pass.ImportObjectFact(obj, &df) {
+		a.addFuncCheck(s, ci, fn, &df, args)
+	}
+	var gf guardedFact
+	if a.pass.ImportObjectFact(obj, &gf) {
+		guarded[gf.Param] = true
+	}
+}
+
+// posFor finds a position for a fact's file and line in this pass's file
+// set (in vet mode the dependency's file is there as export data's fake
+// file; standalone, as the real file).
+func (a *pkgAnalysis) posFor(e factEffect) token.Pos {
+	if e.File == "" {
+		return token.NoPos
+	}
+	if a.files == nil {
+		a.files = map[string]*token.File{}
+		a.pass.Fset.Iterate(func(f *token.File) bool {
+			if _, ok := a.files[f.Name()]; !ok {
+				a.files[f.Name()] = f
+			}
+			return true
+		})
+	}
+	f := a.files[e.File]
+	if f == nil || e.Line < 1 || e.Line > f.LineCount() {
+		return token.NoPos
+	}
+	p := f.LineStart(e.Line)
+	if e.Col > 1 && f.Offset(p)+e.Col-1 < f.Size() {
+		p += token.Pos(e.Col - 1)
+	}
+	return p
+}
+
+// visitInvoke handles a call through an interface outside the catalog:
+// DBTX-shaped SQL, annotations and facts on the interface method, -effects,
+// and the verbs heuristic when -iface=verbs.
+func (a *pkgAnalysis) visitInvoke(s *summary, ci ssa.CallInstruction, fn *types.Func, recv ssa.Value, args []ssa.Value) {
+	if fn == nil {
+		return
+	}
+	if kind := a.dirs.funcs[fn]; strings.HasPrefix(kind, "effect") {
+		a.addEffect(s, ci, shortFunc(fn), kindCustom, recv)
+		return
+	} else if strings.HasPrefix(kind, "dedup") {
+		a.addFuncCheck(s, ci, fn, annotatedDedup(fn, kind), args)
+		return
+	}
+	guarded := map[int]bool{}
+	before := len(s.occs)
+	a.importedFacts(s, ci, fn, args, guarded)
+	if len(s.occs) > before {
+		return
+	}
+	if sqlShaped(fn) {
+		m := modeSQLExec
+		if strings.HasPrefix(fn.Name(), "Query") {
+			m = modeSQLQuery
+		}
+		a.effectRule(s, ci, &rule{name: fn.Name(), role: roleEffect, mode: m, kind: kindSQL, arg: 1, key: -1}, recv, args)
+		return
+	}
+	if a.cfg.verbs && writeVerb(fn.Name()) && fn.Pkg() != nil && strings.Contains(fn.Pkg().Path(), ".") {
+		a.addEffect(s, ci, shortFunc(fn)+" (interface method named like a write)", kindCustom, recv)
+	}
+}
+
+// noteUniqueTest notices tests of an error for a unique violation.
+func (a *pkgAnalysis) noteUniqueTest(s *summary, ci ssa.CallInstruction, fn *types.Func, args []ssa.Value) {
+	if fn == nil {
+		return
+	}
+	switch fn.FullName() {
+	case "errors.Is":
+		if len(args) == 2 && sentinelMatches(globalName(args[1]), "dupkey") {
+			s.unique = true
+		}
+		return
+	case "strings.Contains":
+		if len(args) == 2 {
+			if t, ok := constString(args[1]); ok {
+				t = strings.ToLower(t)
+				if strings.Contains(t, "duplicate") || strings.Contains(t, "unique") || strings.Contains(t, "23505") {
+					s.unique = true
+				}
+			}
+		}
+		return
+	}
+	n := strings.ToLower(fn.Name())
+	if strings.Contains(n, "unique") || strings.Contains(n, "duplicate") || strings.Contains(n, "dupkey") || strings.Contains(n, "dupentry") {
+		sig := fn.Type().(*types.Signature)
+		for i := 0; i < sig.Params().Len(); i++ {
+			if isError(sig.Params().At(i).Type()) {
+				s.unique = true
+			}
+		}
+	}
+}
+
+// uniqueCodes are the error codes of unique violations: PostgreSQL 23505,
+// MySQL 1062 (and 1586), SQLite's extended SQLITE_CONSTRAINT_UNIQUE 2067 and
+// SQLITE_CONSTRAINT_PRIMARYKEY 1555.
+func uniqueCode(v ssa.Value) bool {
+	if s, ok := constString(v); ok {
+		return s == "23505"
+	}
+	if n, ok := constInt(v); ok {
+		return n == 1062 || n == 1586 || n == 2067 || n == 1555
+	}
+	return false
+}
+
+// visitRule applies one catalog rule to a call.
+func (a *pkgAnalysis) visitRule(s *summary, ci ssa.CallInstruction, r *rule, recv ssa.Value, args []ssa.Value, guarded map[int]bool) {
+	call, _ := ci.(*ssa.Call)
+	switch r.role {
+	case roleEffect:
+		a.effectRule(s, ci, r, recv, args)
+	case rolePublish:
+		if a.cfg.publish {
+			a.addEffect(s, ci, describeCall(ci.Common()), kindPublish, recv)
+		}
+	case roleAck:
+		s.acks = append(s.acks, ci)
+	case roleFetch:
+		if call != nil {
+			if _, ok := call.Type().Underlying().(*types.Chan); ok {
+				break // its receives are the sources
+			}
+			s.addSource(ci)
+		}
+	case roleAutoAckConsume:
+		if b, ok := constBool(arg(args, r.arg)); ok && b && call != nil {
+			s.autoAcks = append(s.autoAcks, autoAck{call: ci, kind: r.role, ch: result(call, 0)})
+		}
+	case roleAutoAckRead:
+		if call != nil && kafkaGroup(recv) {
+			s.autoAcks = append(s.autoAcks, autoAck{call: ci, kind: r.role})
+		}
+	case roleSubscribe:
+		manual := false
+		for _, f := range reachedCalls(arg(args, len(args)-1)) {
+			if f.Name() == "ManualAck" {
+				manual = true
+			}
+		}
+		if !manual {
+			s.autoAcks = append(s.autoAcks, autoAck{call: ci, kind: r.role, cb: arg(args, r.arg)})
+		}
+	case roleGuardInside:
+		c := &check{call: ci, pos: ci.Pos(), desc: describeCall(ci.Common()), kind: ckGuardDo, key: arg(args, r.key), decided: true}
+		s.checks = append(s.checks, c)
+		guarded[r.arg] = true
+		if r.name == "Do" {
+			if f := funcValue(arg(args, r.arg)); f != nil {
+				s.doTx[f] = c
+			}
+		}
+	case roleClaim:
+		c := &check{call: ci, pos: ci.Pos(), desc: describeCall(ci.Common()), kind: ckClaim, key: arg(args, r.key)}
+		s.checks = append(s.checks, c)
+		if call != nil {
+			if lease := result(call, 0); lease != nil {
+				for _, oc := range methodCalls(lease, "Outcome") {
+					s.values[oc] = &dval{chk: c, kind: vOutcome}
+				}
+			}
+		}
+	case roleSetNX:
+		c := &check{call: ci, pos: ci.Pos(), desc: describeCall(ci.Common()), kind: ckSetNX, key: arg(args, r.key), recv: recv, store: kindRedis}
+		s.checks = append(s.checks, c)
+		a.cmdValues(s, c, call, vBool, implFresh, implDup)
+	case roleSetArgs:
+		nx := false
+		for _, str := range reachedStrings(arg(args, r.arg)) {
+			if strings.EqualFold(str, "NX") {
+				nx = true
+			}
+		}
+		if nx {
+			c := &check{call: ci, pos: ci.Pos(), desc: describeCall(ci.Common()) + " NX", kind: ckSetNX, key: arg(args, r.key), recv: recv, store: kindRedis}
+			s.checks = append(s.checks, c)
+			a.cmdValues(s, c, call, vErr, implFresh, implDup)
+		}
+		s.redisMarks++
+	case roleRedisDel:
+		s.dels = append(s.dels, ci)
+	case roleRedisLookup:
+		c := &check{call: ci, pos: ci.Pos(), desc: describeCall(ci.Common()), kind: ckLookup, key: arg(args, r.key), recv: recv, store: kindRedis}
+		s.checks = append(s.checks, c)
+		switch r.name {
+		case "Exists":
+			a.cmdValues(s, c, call, vInt, implDup, implFresh)
+		case "SIsMember", "HExists":
+			a.cmdValues(s, c, call, vBool, implDup, implFresh)
+		default:
+			a.cmdValues(s, c, call, vErr, implDup, implFresh)
+		}
+	case roleRedisMark:
+		s.redisMarks++
+	case roleWait:
+		s.waits[ci] = true
+	case roleUniqueTest:
+		s.unique = true
+	}
+}
+
+// cmdValues registers the decision values of a go-redis command: Val(),
+// Result() and, for errors, Err(). For vErr, t is what nil implies and f what
+// redis.Nil implies.
+func (a *pkgAnalysis) cmdValues(s *summary, c *check, call *ssa.Call, kind vkind, t, f impl) {
+	if call == nil {
+		return
+	}
+	for _, m := range methodCalls(call, "Val", "Result", "Err") {
+		var v ssa.Value
+		switch callee(m.Common()).Name() {
+		case "Val":
+			if kind != vErr {
+				v = m
+			}
+		case "Result":
+			if kind == vErr {
+				v = result(m, 1)
+			} else {
+				v = result(m, 0)
+			}
+		case "Err":
+			if kind == vErr {
+				v = m
+			}
+		}
+		if v == nil {
+			continue
+		}
+		if kind == vErr {
+			s.values[v] = &dval{chk: c, kind: vErr, t: t, s: f, sentinel: "norows"}
+		} else {
+			s.values[v] = &dval{chk: c, kind: kind, t: t, f: f}
+		}
+	}
+}
+
+// addFuncCheck records a call to a function that returns a dedup decision.
+func (a *pkgAnalysis) addFuncCheck(s *summary, ci ssa.CallInstruction, fn *types.Func, f *dedupFact, args []ssa.Value) {
+	name := "func literal"
+	if fn != nil {
+		name = shortFunc(fn)
+	}
+	c := &check{call: ci, pos: ci.Pos(), desc: name, kind: ckFunc}
+	if f.KeyParam >= 0 {
+		c.key = arg(args, f.KeyParam)
+	}
+	s.checks = append(s.checks, c)
+	call, ok := ci.(*ssa.Call)
+	if !ok {
+		return
+	}
+	v := result(call, f.Result)
+	if v == nil {
+		return
+	}
+	d := &dval{chk: c, kind: f.Kind, t: f.T, f: f.F, s: f.S, sentinel: f.Sentinel}
+	s.values[v] = d
+}
+
+// effectRule classifies a catalogued effect call.
+func (a *pkgAnalysis) effectRule(s *summary, ci ssa.CallInstruction, r *rule, recv ssa.Value, args []ssa.Value) {
+	cc := ci.Common()
+	call, _ := ci.(*ssa.Call)
+	switch r.mode {
+	case modeAlways:
+		a.addEffect(s, ci, describeCall(cc), r.kind, recv)
+	case modeSQLExec, modeSQLQuery, modeSQLStmt:
+		var q ssa.Value
+		if r.mode == modeSQLStmt {
+			q = a.stmtQuery(recv, 0)
+		} else {
+			q = arg(args, r.arg)
+		}
+		texts, param, ok := a.texts(q, 0)
+		if !ok {
+			if r.mode == modeSQLQuery {
+				return // a query of unknown text: taken as a read
+			}
+			o := a.addEffect(s, ci, describeCall(cc)+" (query text not constant)", kindSQL, recv)
+			o.param = param
+			if param >= 0 {
+				o.innerFact.QueryParam = param
+			}
+			o.errVal = errResult(call)
+			return
+		}
+		cls := mergeTexts(texts)
+		var keyArgs ssa.Value
+		if r.arg >= 0 && r.arg+1 < len(args) {
+			keyArgs = args[len(args)-1]
+		}
+		a.sqlStatement(s, ci, r, recv, cls, describeCall(cc)+" "+snippet(texts[0]), keyArgs, call, r.mode == modeSQLQuery)
+	case modeGormCreate:
+		cls := a.gormCreateClass(recv)
+		a.sqlStatement(s, ci, r, recv, cls, describeCall(cc), arg(args, 0), call, false)
+	case modeGormUpdate:
+		cls := a.gormUpdateClass(recv, args, r)
+		if cls.Write {
+			a.sqlStatement(s, ci, r, recv, cls, describeCall(cc), arg(args, len(args)-1), call, false)
+		}
+	case modeMongoUpdate:
+		acc, set := false, false
+		for _, str := range reachedStrings(arg(args, r.arg)) {
+			switch str {
+			case "$inc", "$push", "$mul", "$pushAll", "$bit", "$currentDate":
+				acc = true
+			case "$set", "$unset", "$addToSet", "$pull", "$pullAll", "$max", "$min", "$setOnInsert", "$rename":
+				set = true
+			}
+		}
+		if acc || !set {
+			a.addEffect(s, ci, describeCall(cc), kindMongo, recv)
+		}
+	case modeHTTPDo:
+		req := arg(args, r.arg)
+		method, known := httpMethod(req)
+		if known && method != "POST" && method != "PATCH" {
+			return
+		}
+		if idempotencyKeySet(s.fn) {
+			return
+		}
+		d := describeCall(cc)
+		if known {
+			d += " " + method
+		}
+		a.addEffect(s, ci, d, kindHTTP, recv)
+	case modeHTTPPost:
+		a.addEffect(s, ci, describeCall(cc), kindHTTP, recv)
+	}
+}
+
+// sqlStatement records what a classified SQL statement is: an effect, a
+// dedup check (with its rows-affected or RETURNING decision values), or a
+// lookup.
+func (a *pkgAnalysis) sqlStatement(s *summary, ci ssa.CallInstruction, r *rule, recv ssa.Value, cls sqlClass, desc string, keyArgs ssa.Value, call *ssa.Call, query bool) {
+	if cls.Write && cls.Table != "" {
+		if s.sqlWrites == nil {
+			s.sqlWrites = map[string]bool{}
+		}
+		s.sqlWrites[cls.Table] = true
+	}
+	if cls.effect() {
+		o := a.addEffect(s, ci, desc, kindSQL, recv)
+		o.insert = cls.Insert
+		o.errVal = a.errOf(call)
+	}
+	if cls.Dedup != dedupNone {
+		c := &check{call: ci, pos: ci.Pos(), desc: desc, kind: ckSQL, recv: recv, store: kindSQL, key: keyArgs, table: cls.Table}
+		s.checks = append(s.checks, c)
+		a.rowsValues(s, c, call, vInt, implFresh, implDup, cls.Returning)
+	}
+	if query && cls.Lookup && !cls.Write {
+		c := &check{call: ci, pos: ci.Pos(), desc: desc, kind: ckLookup, recv: recv, store: kindSQL, key: keyArgs, table: lookupTable(desc)}
+		s.checks = append(s.checks, c)
+		a.rowsValues(s, c, call, vInt, implDup, implFresh, true)
+	}
+}
+
+// lookupTable finds the FROM table of a SELECT in a description.
+func lookupTable(desc string) string {
+	i := strings.Index(desc, "\"")
+	if i < 0 {
+		return ""
+	}
+	toks := tokenize(strings.Trim(desc[i:], "\"…"))
+	for j := 0; j+1 < len(toks); j++ {
+		if toks[j].is("from") {
+			return qualifiedName(toks, j+1)
+		}
+	}
+	return ""
+}
+
+// errOf returns the error value of a call: its error result, or the Error
+// field of a gorm result.
+func (a *pkgAnalysis) errOf(call *ssa.Call) ssa.Value {
+	if call == nil {
+		return nil
+	}
+	if e := errResult(call); e != nil {
+		return e
+	}
+	if l := fieldLoads(call, "Error"); len(l) > 0 {
+		return l[0]
+	}
+	return nil
+}
+
+// rowsValues registers the decision values of a statement: rows affected
+// (sql.Result, pgconn.CommandTag, gorm's RowsAffected), the error of the
+// Scan of a RETURNING or SELECT row, and (for lookups) the scanned values.
+// pos is what "> 0 rows" implies, zero what "no row" implies.
+func (a *pkgAnalysis) rowsValues(s *summary, c *check, call *ssa.Call, _ vkind, pos, zero impl, rows bool) {
+	if call == nil {
+		return
+	}
+	set := func(v ssa.Value, d *dval) {
+		if v != nil {
+			s.values[v] = d
+		}
+	}
+	// database/sql: Result.RowsAffected(); pgx: CommandTag.RowsAffected().
+	for _, res := range []ssa.Value{result(call, 0), call} {
+		if res == nil {
+			continue
+		}
+		for _, m := range methodCalls(res, "RowsAffected") {
+			set(result(m, 0), &dval{chk: c, kind: vInt, t: pos, f: zero})
+		}
+		for _, l := range fieldLoads(res, "RowsAffected") {
+			set(l, &dval{chk: c, kind: vInt, t: pos, f: zero})
+		}
+		if !rows {
+			continue
+		}
+		for _, sc := range methodCalls(res, "Scan") {
+			set(errResult(sc), &dval{chk: c, kind: vErr, t: pos, s: zero, sentinel: "norows"})
+			// Scanned values of a lookup: a bool or a count.
+			_, sargs := splitArgs(sc.Common())
+			for _, sa := range sargs {
+				for _, dst := range scanTargets(sa) {
+					for _, r := range *dst.Referrers() {
+						ld, ok := r.(*ssa.UnOp)
+						if !ok || ld.Op != token.MUL || ld.X != dst {
+							continue
+						}
+						switch t := ld.Type().Underlying().(type) {
+						case *types.Basic:
+							if t.Info()&types.IsBoolean != 0 {
+								set(ld, &dval{chk: c, kind: vBool, t: pos, f: zero})
+							} else if t.Info()&types.IsInteger != 0 && c.kind == ckLookup {
+								set(ld, &dval{chk: c, kind: vInt, t: pos, f: zero})
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// scanTargets returns the variables (Allocs) a Scan writes, from its
+// variadic argument slice.
+func scanTargets(v ssa.Value) []ssa.Value {
+	var out []ssa.Value
+	sl, ok := v.(*ssa.Slice)
+	if !ok {
+		return nil
+	}
+	alloc, ok := sl.X.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	for _, r := range *alloc.Referrers() {
+		ia, ok := r.(*ssa.IndexAddr)
+		if !ok {
+			continue
+		}
+		for _, rr := range *ia.Referrers() {
+			if st, ok := rr.(*ssa.Store); ok && st.Addr == ia {
+				if x, ok := peel(st.Val).(*ssa.Alloc); ok {
+					out = append(out, x)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// stmtQuery returns the query a prepared statement was prepared with.
+func (a *pkgAnalysis) stmtQuery(v ssa.Value, depth int) ssa.Value {
+	if depth > 4 || v == nil {
+		return nil
+	}
+	v = peel(v)
+	if ex, ok := v.(*ssa.Extract); ok {
+		v = ex.Tuple
+	}
+	call, ok := v.(*ssa.Call)
+	if !ok {
+		return nil
+	}
+	fn := callee(call.Common())
+	if fn == nil {
+		return nil
+	}
+	r := a.cat.find(fn, rolePrepare)
+	if r == nil {
+		return nil
+	}
+	_, args := splitArgs(call.Common())
+	if r.arg < 0 { // Tx.Stmt(stmt)
+		return a.stmtQuery(arg(args, 0), depth+1)
+	}
+	return arg(args, r.arg)
+}
+
+// kafkaGroup reports whether a kafka-go Reader was configured with a
+// GroupID (then ReadMessage commits as it reads). A reader it cannot trace
+// counts as grouped, the usual case for consumers.
+func kafkaGroup(recv ssa.Value) bool {
+	v := peel(recv)
+	call, ok := v.(*ssa.Call)
+	if !ok {
+		return true
+	}
+	fn := callee(call.Common())
+	if fn == nil || fn.Name() != "NewReader" {
+		return true
+	}
+	vals, found := storedField(call.Call.Args[0], "GroupID")
+	if !found {
+		return true
+	}
+	for _, x := range vals {
+		if s, ok := constString(x); !ok || s != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// httpMethod returns the method of a request built by http.NewRequest(WithContext).
+func httpMethod(req ssa.Value) (string, bool) {
+	v := peel(req)
+	if ex, ok := v.(*ssa.Extract); ok {
+		v = ex.Tuple
+	}
+	call, ok := v.(*ssa.Call)
+	if !ok {
+		return "", false
+	}
+	fn := callee(call.Common())
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != pHTTP {
+		return "", false
+	}
+	idx := -1
+	switch fn.Name() {
+	case "NewRequest":
+		idx = 0
+	case "NewRequestWithContext":
+		idx = 1
+	}
+	if idx < 0 {
+		return "", false
+	}
+	m, ok := constString(call.Call.Args[idx])
+	return strings.ToUpper(m), ok
+}
+
+// idempotencyKeySet reports whether fn sets an Idempotency-Key header (the
+// provider then drops a repeat).
+func idempotencyKeySet(fn *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			var key ssa.Value
+			switch in := instr.(type) {
+			case *ssa.Call:
+				f := callee(in.Common())
+				if f != nil && (f.FullName() == "(net/http.Header).Set" || f.FullName() == "(net/http.Header).Add") && len(in.Call.Args) >= 2 {
+					key = in.Call.Args[1]
+				}
+			case *ssa.MapUpdate:
+				if n, ok := types.Unalias(in.Map.Type()).(*types.Named); ok && n.Obj().Name() == "Header" {
+					key = in.Key
+				}
+			}
+			if k, ok := constString(key); ok {
+				k = textproto.CanonicalMIMEHeaderKey(k)
+				if k == "Idempotency-Key" || k == "X-Idempotency-Key" {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// gormCreateClass classifies a gorm Create by the clauses on its receiver
+// chain: OnConflict{DoNothing: true} and INSERT IGNORE are dedup inserts,
+// OnConflict{UpdateAll or DoUpdates} an idempotent upsert.
+func (a *pkgAnalysis) gormCreateClass(recv ssa.Value) sqlClass {
+	cls := sqlClass{Known: true, Write: true, Insert: true, Reason: "Create adds a row on every delivery"}
+	v := recv
+	for range 12 {
+		call, ok := peel(v).(*ssa.Call)
+		if !ok {
+			break
+		}
+		fn := callee(call.Common())
+		if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != pGorm {
+			break
+		}
+		r, args := splitArgs(call.Common())
+		if fn.Name() == "Clauses" {
+			for _, x := range args {
+				walk(x, 8, func(y ssa.Value) bool {
+					n, ok := types.Unalias(derefType(y.Type())).(*types.Named)
+					if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != pGormClause {
+						return true
+					}
+					switch n.Obj().Name() {
+					case "OnConflict":
+						if vals, _ := storedField(y, "DoNothing"); anyTrue(vals) {
+							cls = sqlClass{Known: true, Write: true, Idempotent: true, Dedup: dedupInsertNothing}
+						} else if vals, _ := storedField(y, "UpdateAll"); anyTrue(vals) {
+							cls = sqlClass{Known: true, Write: true, Idempotent: true}
+						} else if vals, _ := storedField(y, "DoUpdates"); len(vals) > 0 {
+							cls = sqlClass{Known: true, Write: true, Idempotent: true}
+						}
+					case "Insert":
+						if vals, _ := storedField(y, "Modifier"); len(vals) > 0 {
+							if m, _ := constString(vals[0]); strings.Contains(strings.ToUpper(m), "IGNORE") {
+								cls = sqlClass{Known: true, Write: true, Idempotent: true, Dedup: dedupInsertNothing}
+							}
+						}
+					}
+					return true
+				})
+			}
+		}
+		v = r
+	}
+	return cls
+}
+
+func derefType(t types.Type) types.Type {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		return p.Elem()
+	}
+	return t
+}
+
+func anyTrue(vals []ssa.Value) bool {
+	for _, v := range vals {
+		if b, ok := constBool(v); ok && b {
+			return true
+		}
+	}
+	return false
+}
+
+// gormUpdateClass classifies a gorm Update/Updates by rebuilding its SQL:
+// the gorm.Expr values it sets and the Where conditions of its receiver
+// chain ("UPDATE t SET col = col - ? WHERE status = ?").
+func (a *pkgAnalysis) gormUpdateClass(recv ssa.Value, args []ssa.Value, r *rule) sqlClass {
+	var sets []string
+	col := ""
+	if r.arg == 1 {
+		col, _ = constString(arg(args, 0))
+	}
+	for _, f := range []ssa.Value{arg(args, r.arg)} {
+		walk(f, 10, func(y ssa.Value) bool {
+			call, ok := y.(*ssa.Call)
+			if !ok {
+				return true
+			}
+			fn := callee(call.Common())
+			if fn != nil && fn.Name() == "Expr" && fn.Pkg() != nil && fn.Pkg().Path() == pGorm {
+				if e, ok := constString(call.Call.Args[0]); ok {
+					c := col
+					if c == "" {
+						for _, t := range tokenize(e) {
+							if t.ident() {
+								c = t.s
+								break
+							}
+						}
+					}
+					sets = append(sets, c+" = "+e)
+				}
+			}
+			return true
+		})
+	}
+	var wheres []string
+	v := recv
+	for range 12 {
+		call, ok := peel(v).(*ssa.Call)
+		if !ok {
+			break
+		}
+		fn := callee(call.Common())
+		if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != pGorm {
+			break
+		}
+		rv, cargs := splitArgs(call.Common())
+		if fn.Name() == "Where" {
+			if w, ok := constString(arg(cargs, 0)); ok {
+				wheres = append(wheres, "("+w+")")
+			}
+		}
+		v = rv
+	}
+	if col != "" && len(sets) == 0 {
+		sets = append(sets, col+" = ?")
+	}
+	if len(sets) == 0 {
+		sets = append(sets, "_fmt_ = ?")
+	}
+	q := "UPDATE t SET " + strings.Join(sets, ", ")
+	if len(wheres) > 0 {
+		q += " WHERE " + strings.Join(wheres, " AND ")
+	}
+	return classifySQL(q)
+}

@@ -1,0 +1,131 @@
+package analyzer
+
+import (
+	"fmt"
+	"go/token"
+	"path/filepath"
+	"strings"
+)
+
+// Facts carry what a function does to callers in other packages, in
+// standalone and vet mode alike (they are gob-encoded between units, so they
+// hold positions as file/line/column, never token.Pos).
+
+// effectsFact: the function performs effects that no dedup check inside it
+// guards. Callers that are handlers report them at the call.
+type effectsFact struct {
+	Effects []factEffect
+	Root    bool // the function is itself a handler; it reports its own effects
+}
+
+// factEffect is one effect of a function, where it really happens.
+type factEffect struct {
+	Desc       string
+	Kind       effectKind
+	File       string
+	Line, Col  int
+	QueryParam int // >= 0: SQL text comes from this parameter; the caller's constant decides
+	ErrResult  int // >= 0: a plain INSERT whose error is returned as this result (a unique-violation check for callers)
+}
+
+func (*effectsFact) AFact() {}
+
+func (f *effectsFact) String() string {
+	var parts []string
+	for _, e := range f.Effects {
+		parts = append(parts, e.Desc)
+	}
+	s := "effects(" + strings.Join(parts, "; ") + ")"
+	if f.Root {
+		s = "handler " + s
+	}
+	return s
+}
+
+func (e factEffect) position() string {
+	if e.File == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s:%d", filepath.Base(e.File), e.Line)
+}
+
+// impl is what a branch of a dedup decision implies about the key.
+type impl uint8
+
+const (
+	implNone  impl = iota
+	implFresh      // the key was not seen: the effect may run
+	implDup        // a duplicate: the effect must not run
+)
+
+func (i impl) String() string {
+	switch i {
+	case implFresh:
+		return "fresh"
+	case implDup:
+		return "duplicate"
+	}
+	return "?"
+}
+
+// vkind is the shape of a value that carries a dedup decision.
+type vkind uint8
+
+const (
+	vBool    vkind = iota + 1 // true side implies T, false side implies F
+	vInt                      // rows affected or a count: > 0 implies T, == 0 implies F
+	vErr                      // error: nil implies T, non-nil implies F, the sentinel implies S
+	vOutcome                  // guard.Outcome: Applied fresh, Duplicate dup
+)
+
+// dedupFact: the function returns a dedup decision in result Result.
+type dedupFact struct {
+	Result   int
+	Kind     vkind
+	T, F, S  impl
+	Sentinel string // vErr: the sentinel error's qualified name, if any
+	KeyParam int    // the parameter the key comes from, -1 if unknown
+}
+
+func (*dedupFact) AFact() {}
+
+func (f *dedupFact) String() string {
+	switch f.Kind {
+	case vBool:
+		return fmt.Sprintf("dedup(result %d: true=%s, false=%s)", f.Result, f.T, f.F)
+	case vInt:
+		return fmt.Sprintf("dedup(result %d: >0=%s, 0=%s)", f.Result, f.T, f.F)
+	case vErr:
+		return fmt.Sprintf("dedup(result %d: nil=%s)", f.Result, f.T)
+	}
+	return fmt.Sprintf("dedup(result %d: outcome)", f.Result)
+}
+
+// guardedFact: the function calls its callback parameter Param only after a
+// dedup check said the key is fresh (an adapter, a wrapper around a store).
+type guardedFact struct{ Param int }
+
+func (*guardedFact) AFact() {}
+
+func (f *guardedFact) String() string { return fmt.Sprintf("guarded(param %d)", f.Param) }
+
+// annotatedFact marks a function or interface method annotated with an
+// //idem: directive in another package: //idem:effect, //idem:handler.
+type annotatedFact struct{ Kind string }
+
+func (*annotatedFact) AFact() {}
+
+func (f *annotatedFact) String() string { return "idem:" + f.Kind }
+
+// pkgFact marks a package that exports idem facts, so that importers cannot
+// skip analysis on the fast path.
+type pkgFact struct{}
+
+func (*pkgFact) AFact() {}
+
+func (*pkgFact) String() string { return "idemfacts" }
+
+func toFactEffect(fset *token.FileSet, pos token.Pos, desc string, kind effectKind) factEffect {
+	p := fset.Position(pos)
+	return factEffect{Desc: desc, Kind: kind, File: p.Filename, Line: p.Line, Col: p.Column, QueryParam: -1, ErrResult: -1}
+}

@@ -1,0 +1,1165 @@
+package analyzer
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+)
+
+// pkgAnalysis is the analysis of one package: its SSA, a summary of each of
+// its functions (effects, checks, decisions), and the diagnostics.
+type pkgAnalysis struct {
+	pass    *analysis.Pass
+	cat     *catalog
+	cfg     *config
+	dirs    *directives
+	prog    *ssa.Program
+	pkg     *ssa.Package
+	funcs   []*ssa.Function
+	sums    map[*ssa.Function]*summary
+	globals map[*ssa.Global][]ssa.Value
+	uses    map[*ssa.Function]*funcUses
+	files   map[string]*token.File
+	seen    map[string]bool // reported diagnostics: pos + code
+}
+
+// funcUses counts how a function of the package is used: called statically,
+// or taken as a value (registered as a callback, stored).
+type funcUses struct {
+	calls  []ssa.CallInstruction
+	values int
+}
+
+func newPkgAnalysis(pass *analysis.Pass, cat *catalog, cfg *config, dirs *directives) *pkgAnalysis {
+	return &pkgAnalysis{pass: pass, cat: cat, cfg: cfg, dirs: dirs,
+		sums: map[*ssa.Function]*summary{}, uses: map[*ssa.Function]*funcUses{}, seen: map[string]bool{}}
+}
+
+// build creates the package's SSA (as buildssa does, without ctrlflow: a
+// short list of functions that never return stands in for its facts).
+func (a *pkgAnalysis) build() {
+	a.prog = ssa.NewProgram(a.pass.Fset, ssaMode)
+	a.prog.SetNoReturn(noReturn)
+	for _, p := range a.pass.Pkg.Imports() {
+		a.prog.CreatePackage(p, nil, nil, true)
+	}
+	a.pkg = a.prog.CreatePackage(a.pass.Pkg, a.pass.Files, a.pass.TypesInfo, false)
+	a.pkg.Build()
+	var add func(f *ssa.Function)
+	add = func(f *ssa.Function) {
+		a.funcs = append(a.funcs, f)
+		for _, anon := range f.AnonFuncs {
+			add(anon)
+		}
+	}
+	for _, file := range a.pass.Files {
+		for _, decl := range file.Decls {
+			if decl, ok := decl.(*ast.FuncDecl); ok {
+				obj, ok := a.pass.TypesInfo.Defs[decl.Name].(*types.Func)
+				if !ok {
+					continue
+				}
+				if f := a.prog.FuncValue(obj); f != nil {
+					add(f)
+				}
+			}
+		}
+	}
+	// Package-level closures (var h = func(…){…}) live in init.
+	if init := a.pkg.Func("init"); init != nil {
+		add(init)
+	}
+}
+
+func (a *pkgAnalysis) run() {
+	a.build()
+	a.countUses()
+	for _, fn := range a.funcs {
+		a.summary(fn)
+	}
+	a.exportFacts()
+	for _, fn := range a.funcs {
+		a.check(fn)
+	}
+	a.reportDirectives()
+}
+
+// countUses records, for every function of the package, its static calls
+// and its uses as a value.
+func (a *pkgAnalysis) countUses() {
+	use := func(f *ssa.Function) *funcUses {
+		u := a.uses[f]
+		if u == nil {
+			u = &funcUses{}
+			a.uses[f] = u
+		}
+		return u
+	}
+	for _, fn := range a.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if ci, ok := instr.(ssa.CallInstruction); ok {
+					if f := ci.Common().StaticCallee(); f != nil {
+						use(f).calls = append(use(f).calls, ci)
+					}
+				}
+				for _, op := range instr.Operands(nil) {
+					if op == nil || *op == nil {
+						continue
+					}
+					var f *ssa.Function
+					switch x := (*op).(type) {
+					case *ssa.Function:
+						f = x
+					case *ssa.MakeClosure:
+						f, _ = x.Fn.(*ssa.Function)
+					}
+					if f == nil {
+						continue
+					}
+					if ci, ok := instr.(ssa.CallInstruction); ok && ci.Common().Value == *op {
+						continue // a call, counted above
+					}
+					if _, ok := instr.(*ssa.MakeClosure); ok && (*op) == instr.(*ssa.MakeClosure).Fn {
+						// the closure's value is what is used; count its uses
+						mc := instr.(*ssa.MakeClosure)
+						for _, r := range *mc.Referrers() {
+							if ci, ok := r.(ssa.CallInstruction); ok && ci.Common().Value == mc {
+								continue
+							}
+							use(f).values++
+						}
+						continue
+					}
+					use(f).values++
+				}
+			}
+		}
+	}
+}
+
+// summary is what the analysis knows about one function.
+type summary struct {
+	fn      *ssa.Function
+	state   uint8 // 0 new, 1 in progress, 2 done
+	root    bool  // a handler: receives a message, or loops over a source
+	param   bool  // a root by a message parameter (one message per call)
+	handler bool  // marked //idem:handler
+	sources []ssa.Instruction
+	srcSet  map[ssa.Instruction]bool
+
+	occs      []*occ
+	byInstr   map[ssa.Instruction][]*occ
+	checks    []*check
+	values    map[ssa.Value]*dval
+	decisions []*decision
+	acks      []ssa.CallInstruction
+	dels      []ssa.CallInstruction
+	waits     map[ssa.Instruction]bool
+	autoAcks  []autoAck
+	unique    bool // tests an error for a unique violation
+	guarded   map[int]bool
+	dedup     *dedupFact
+	unguarded []*occ
+	doTx      map[*ssa.Function]*check // closures passed to a guard Do: the check
+
+	failures   []*decision // error branches: fresh holds the failure side
+	benign     []*ssa.BasicBlock
+	sqlWrites  map[string]bool
+	redisMarks int
+}
+
+// marks reports whether a lookup's key is recorded afterwards (an SQL write
+// to its table, a Redis write): a lookup-then-act dedup, not a mere read.
+func (s *summary) marks(c *check) bool {
+	if c.store == kindRedis {
+		return s.redisMarks > 0 || len(s.occs) > 0 && hasKind(s.occs, kindRedis)
+	}
+	return c.table != "" && s.sqlWrites[c.table]
+}
+
+func hasKind(os []*occ, k effectKind) bool {
+	for _, o := range os {
+		if o.kind == k && o.direct {
+			return true
+		}
+	}
+	return false
+}
+
+// occ is one occurrence of an effect in a function: a direct call, a call to
+// a function with effects, or a closure created here.
+type occ struct {
+	instr     ssa.Instruction
+	pos       token.Pos
+	desc      string
+	kind      effectKind
+	recv      ssa.Value // the client/transaction used, when direct
+	direct    bool
+	inner     token.Pos // where the effect really is (for Related)
+	innerFact factEffect
+	param     int // SQL text is this parameter
+	errVal    ssa.Value
+	insert    bool
+	guardedBy *check
+	covered   *check // an IDEM004 check before it
+	fromCheck *check // a unique insert turned into a check
+}
+
+// check is a dedup check in a function.
+type check struct {
+	call      ssa.CallInstruction
+	pos       token.Pos
+	desc      string
+	kind      checkKind
+	recv      ssa.Value
+	store     effectKind
+	key       ssa.Value
+	table     string
+	decided   bool
+	invalid   string // why it guards nothing: "lock", "no mark", or a fresh key
+	decisions []*decision
+}
+
+type checkKind uint8
+
+const (
+	ckGuardDo checkKind = iota + 1
+	ckClaim
+	ckSetNX
+	ckSQL    // dedup-capable statement (DO NOTHING, IGNORE, conditional UPDATE, DELETE)
+	ckUnique // a plain insert whose error is tested for a unique violation
+	ckLookup // a read whose result decides (check-then-act)
+	ckFunc   // a function returning a dedup result (fact, annotation, flag)
+)
+
+// dval is a value that carries a check's decision.
+type dval struct {
+	chk      *check
+	kind     vkind
+	t, f, s  impl
+	sentinel string // "norows" or "dupkey": which sentinel errors compare to s
+}
+
+// decision is an If deciding on a check's result.
+type decision struct {
+	chk   *check
+	blk   *ssa.BasicBlock
+	succ  [2]impl // what the true and false successors imply
+	fresh *ssa.BasicBlock
+	other *ssa.BasicBlock
+	what  string // failures: the failing call
+}
+
+type autoAck struct {
+	call ssa.CallInstruction
+	kind role
+	cb   ssa.Value // callback (roleSubscribe)
+	ch   ssa.Value // deliveries channel (roleAutoAckConsume)
+}
+
+func (a *pkgAnalysis) summary(fn *ssa.Function) *summary {
+	if fn.Blocks == nil && fn.Origin() != nil {
+		fn = fn.Origin()
+	}
+	s := a.sums[fn]
+	if s != nil {
+		if s.state == 1 {
+			return &summary{fn: fn} // recursion: nothing known yet
+		}
+		return s
+	}
+	s = &summary{fn: fn, state: 1, values: map[ssa.Value]*dval{}, byInstr: map[ssa.Instruction][]*occ{},
+		waits: map[ssa.Instruction]bool{}, guarded: map[int]bool{}, srcSet: map[ssa.Instruction]bool{},
+		doTx: map[*ssa.Function]*check{}}
+	a.sums[fn] = s
+	a.analyse(s)
+	s.state = 2
+	return s
+}
+
+// isRoot decides whether fn is a handler.
+func (a *pkgAnalysis) rootKind(s *summary) {
+	fn := s.fn
+	if obj, ok := fn.Object().(*types.Func); ok && strings.HasPrefix(a.dirs.funcs[obj], "handler") {
+		s.root, s.param, s.handler = true, true, true
+	}
+	if lit, ok := fn.Syntax().(*ast.FuncLit); ok && a.dirs.handlers[lit.Type.Pos()] {
+		s.root, s.param, s.handler = true, true, true
+	}
+	params := fn.Params
+	if fn.Signature.Recv() != nil && len(params) > 0 {
+		params = params[1:]
+	}
+	for _, p := range params {
+		if a.cat.messageClient(p.Type()) != "" {
+			if _, ok := types.Unalias(p.Type()).Underlying().(*types.Chan); ok {
+				continue // a channel of messages: its receives are sources
+			}
+			s.root, s.param = true, true
+		}
+	}
+	if fn.Name() == "ConsumeClaim" && fn.Signature.Params().Len() == 2 {
+		s.root = true
+	}
+}
+
+// analyse walks fn once: effects, checks, decision values, acks.
+func (a *pkgAnalysis) analyse(s *summary) {
+	fn := s.fn
+	a.rootKind(s)
+	var ifs []*ssa.If
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch in := instr.(type) {
+			case ssa.CallInstruction:
+				a.visitCall(s, in)
+			case *ssa.UnOp:
+				if in.Op == token.ARROW {
+					if a.cat.messageClient(in.X.Type()) != "" {
+						s.addSource(in)
+					} else {
+						s.waits[in] = true
+					}
+				}
+			case *ssa.Select:
+				s.waits[in] = true
+			case *ssa.If:
+				ifs = append(ifs, in)
+			}
+		}
+	}
+	if len(s.sources) > 0 {
+		s.root = true
+	}
+	// Plain inserts whose error is tested for a unique violation are checks.
+	if s.unique {
+		for _, o := range s.occs {
+			if o.insert && o.errVal != nil {
+				c := &check{call: o.instr.(ssa.CallInstruction), pos: o.pos, desc: o.desc, kind: ckUnique, recv: o.recv, store: o.kind}
+				s.values[o.errVal] = &dval{chk: c, kind: vErr, t: implFresh, s: implDup, sentinel: "dupkey"}
+				o.fromCheck = c
+				s.checks = append(s.checks, c)
+			}
+		}
+	}
+	// Decisions.
+	for _, in := range ifs {
+		c, t, f := s.cond(in.Cond, 0)
+		b := in.Block()
+		if c != nil && (t != implNone || f != implNone) {
+			c.decided = true
+			d := &decision{chk: c, blk: b, succ: [2]impl{t, f}}
+			switch {
+			case t == implFresh:
+				d.fresh, d.other = b.Succs[0], b.Succs[1]
+			case f == implFresh:
+				d.fresh, d.other = b.Succs[1], b.Succs[0]
+			}
+			c.decisions = append(c.decisions, d)
+			s.decisions = append(s.decisions, d)
+		}
+		if fail := a.failureSide(s, in); fail >= 0 {
+			d := &decision{blk: b, fresh: b.Succs[fail], other: b.Succs[1-fail]}
+			s.failures = append(s.failures, d)
+		}
+	}
+	// Unique inserts that decide nothing stay effects; those that decide
+	// are checks, not effects.
+	keep := s.occs[:0]
+	for _, o := range s.occs {
+		if o.fromCheck != nil && o.fromCheck.decided {
+			continue
+		}
+		o.fromCheck = nil
+		keep = append(keep, o)
+	}
+	s.occs = keep
+	s.byInstr = map[ssa.Instruction][]*occ{}
+	for _, o := range s.occs {
+		s.byInstr[o.instr] = append(s.byInstr[o.instr], o)
+	}
+	// Locks: a SET NX whose key is deleted on the success path.
+	for _, c := range s.checks {
+		if c.kind == ckSetNX && a.isLock(s, c) {
+			c.invalid = "it is a lock: its key is deleted on the success path"
+		}
+		if c.kind == ckLookup && !s.marks(c) {
+			c.invalid = "nothing records the key after the lookup"
+		}
+		if ind, gen := keyIndependent(c.key); ind {
+			c.invalid = "its key is built from " + gen + ", which differs on every delivery"
+		}
+	}
+	// Guardedness of every occurrence.
+	for _, o := range s.occs {
+		o.guardedBy = s.guardOf(o.instr.Block(), o.instr)
+	}
+	// IDEM004 cover: effects after a check that decides nothing.
+	for _, c := range s.checks {
+		if !s.undecided(c) {
+			continue
+		}
+		s.forward(c.call, func(in ssa.Instruction) int {
+			for _, o := range s.byInstr[in] {
+				if o.guardedBy == nil && o.covered == nil {
+					o.covered = c
+				}
+			}
+			return 0
+		})
+	}
+	for _, o := range s.occs {
+		if o.guardedBy == nil {
+			s.unguarded = append(s.unguarded, o)
+		}
+	}
+	a.inferGuardedParams(s)
+	a.inferDedup(s)
+}
+
+func (s *summary) addSource(in ssa.Instruction) {
+	if !s.srcSet[in] {
+		s.srcSet[in] = true
+		s.sources = append(s.sources, in)
+	}
+}
+
+func (s *summary) addOcc(o *occ) {
+	s.occs = append(s.occs, o)
+	s.byInstr[o.instr] = append(s.byInstr[o.instr], o)
+}
+
+// undecided reports whether c is a check whose result decides no branch and
+// that IDEM004 is about: SET NX, a claim, a dedup function, or an INSERT …
+// DO NOTHING / conditional UPDATE (a DELETE is usually just a delete).
+func (s *summary) undecided(c *check) bool {
+	if c.decided {
+		return false
+	}
+	switch c.kind {
+	case ckSetNX, ckClaim, ckFunc:
+		return true
+	case ckSQL:
+		return !strings.Contains(c.desc, "DELETE")
+	}
+	return false
+}
+
+// guardOf returns the check that guards instr in block b: one of its
+// decisions has a fresh successor that dominates b, and a duplicate
+// successor that cannot reach b without passing the decision again.
+func (s *summary) guardOf(b *ssa.BasicBlock, instr ssa.Instruction) *check {
+	for _, d := range s.decisions {
+		if d.fresh == nil || !d.chk.valid() {
+			continue
+		}
+		if d.fresh.Dominates(b) && !s.reaches(d.other, b, d.blk) {
+			return d.chk
+		}
+	}
+	return nil
+}
+
+// valid reports whether a check can guard anything: not a lock, and keyed
+// on something that can repeat.
+func (c *check) valid() bool { return c.invalid == "" }
+
+// reaches reports whether block to is reachable from from without entering
+// avoid or a block that receives the next message.
+func (s *summary) reaches(from, to, avoid *ssa.BasicBlock) bool {
+	if from == nil {
+		return false
+	}
+	seen := map[*ssa.BasicBlock]bool{avoid: true}
+	stack := []*ssa.BasicBlock{from}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if b == to {
+			return true
+		}
+		if seen[b] {
+			continue
+		}
+		seen[b] = true
+		if s.hasSource(b) {
+			continue
+		}
+		stack = append(stack, b.Succs...)
+	}
+	return false
+}
+
+func (s *summary) hasSource(b *ssa.BasicBlock) bool {
+	for _, in := range b.Instrs {
+		if s.srcSet[in] {
+			return true
+		}
+	}
+	return false
+}
+
+// forward visits the instructions that can run after start (in its block,
+// then along successors), stopping a path at the next message. f returns 0
+// to go on, 1 to stop this path, 2 to stop everything.
+func (s *summary) forward(start ssa.Instruction, f func(ssa.Instruction) int) bool {
+	b := start.Block()
+	idx := 0
+	for i, in := range b.Instrs {
+		if in == start {
+			idx = i + 1
+			break
+		}
+	}
+	seen := map[*ssa.BasicBlock]bool{}
+	var walkBlock func(b *ssa.BasicBlock, from int) bool
+	walkBlock = func(b *ssa.BasicBlock, from int) bool {
+		for _, in := range b.Instrs[from:] {
+			if s.srcSet[in] {
+				return false
+			}
+			switch f(in) {
+			case 1:
+				return false
+			case 2:
+				return true
+			}
+		}
+		for _, succ := range b.Succs {
+			if seen[succ] {
+				continue
+			}
+			seen[succ] = true
+			if walkBlock(succ, 0) {
+				return true
+			}
+		}
+		return false
+	}
+	return walkBlock(b, idx)
+}
+
+// failureSide returns which successor of in (0 or 1) is the failure side of
+// an error test (err != nil), -1 when in is no such test. Errors of decoding
+// and validation, of acks, and of reads do not count: acking a message that
+// cannot be decoded is how poison messages are dropped.
+func (a *pkgAnalysis) failureSide(s *summary, in *ssa.If) int {
+	bin, ok := in.Cond.(*ssa.BinOp)
+	if !ok || (bin.Op != token.EQL && bin.Op != token.NEQ) {
+		return -1
+	}
+	x, y := bin.X, bin.Y
+	if isNilConst(x) {
+		x, y = y, x
+	}
+	if !isNilConst(y) || !isError(x.Type()) {
+		return -1
+	}
+	if !a.failingCall(x, 0) {
+		return -1
+	}
+	if bin.Op == token.NEQ {
+		return 0
+	}
+	return 1
+}
+
+var decodeName = []string{"Unmarshal", "Decode", "Parse", "Valid", "Bind", "Scan", "Atoi", "Convert"}
+
+// failingCall reports whether the error v comes from a call whose failure
+// matters (an effect, a dedup check, processing), not from decoding.
+func (a *pkgAnalysis) failingCall(v ssa.Value, depth int) bool {
+	if depth > 4 {
+		return false
+	}
+	switch x := v.(type) {
+	case *ssa.Extract:
+		return a.failingCall(x.Tuple, depth+1)
+	case *ssa.Phi:
+		for _, e := range x.Edges {
+			if !isNilConst(e) && a.failingCall(e, depth+1) {
+				return true
+			}
+		}
+		return false
+	case *ssa.Call:
+		fn := callee(x.Common())
+		if fn == nil {
+			return true // a func value: processing
+		}
+		for _, r := range a.cat.lookup(fn) {
+			switch r.role {
+			case roleAck, roleNack, roleFetch, roleRedisLookup, roleScan, roleRowsAffected, rolePrepare, roleNewRequest:
+				return false
+			}
+		}
+		if fn.Pkg() != nil {
+			switch fn.Pkg().Path() {
+			case "encoding/json", "encoding/xml", "encoding/gob", "encoding/base64", "encoding/hex",
+				"strconv", "time", "net/url", "google.golang.org/protobuf/proto", "github.com/golang/protobuf/proto",
+				"github.com/vmihailenco/msgpack/v5", "github.com/go-playground/validator/v10", "errors", "fmt", "io":
+				return false
+			}
+		}
+		for _, n := range decodeName {
+			if strings.Contains(fn.Name(), n) {
+				return false
+			}
+		}
+		if a.cfg.acks[fn.FullName()] {
+			return false
+		}
+		return true
+	}
+	return false
+}
+
+// isLock reports whether the key of a SET NX is deleted on its success path
+// (deferred, or in a block the fresh side reaches that is not an error
+// branch): then the SET NX is a mutex around the effect, not a dedup record.
+func (a *pkgAnalysis) isLock(s *summary, c *check) bool {
+	for _, del := range s.dels {
+		_, args := splitArgs(del.Common())
+		same := false
+		for _, k := range args[min(1, len(args)):] {
+			if sameKey(k, c.key) {
+				same = true
+			}
+		}
+		if !same {
+			continue
+		}
+		if _, ok := del.(*ssa.Defer); ok {
+			return true
+		}
+		onFailure := false
+		for _, d := range s.failures {
+			if d.fresh.Dominates(del.Block()) {
+				onFailure = true
+			}
+		}
+		if !onFailure {
+			return true
+		}
+	}
+	return false
+}
+
+// sameKey reports whether two key values are the same value or the same
+// constant.
+func sameKey(x, y ssa.Value) bool {
+	if x == nil || y == nil {
+		return false
+	}
+	x, y = peelVariadic(peel(x)), peelVariadic(peel(y))
+	if x == y {
+		return true
+	}
+	sx, ok1 := constString(x)
+	sy, ok2 := constString(y)
+	return ok1 && ok2 && sx == sy
+}
+
+// peelVariadic returns the single element stored into a variadic slice.
+func peelVariadic(v ssa.Value) ssa.Value {
+	sl, ok := v.(*ssa.Slice)
+	if !ok {
+		return v
+	}
+	alloc, ok := sl.X.(*ssa.Alloc)
+	if !ok {
+		return v
+	}
+	var vals []ssa.Value
+	for _, r := range *alloc.Referrers() {
+		if ia, ok := r.(*ssa.IndexAddr); ok {
+			for _, rr := range *ia.Referrers() {
+				if st, ok := rr.(*ssa.Store); ok && st.Addr == ia {
+					vals = append(vals, peel(st.Val))
+				}
+			}
+		}
+	}
+	if len(vals) == 1 {
+		return vals[0]
+	}
+	return v
+}
+
+// cond evaluates an If condition: which check it decides on, and what its
+// true and false sides imply (fresh, duplicate, or nothing). It follows
+// negations, comparisons with constants and sentinel errors, errors.Is, and
+// phis of those (a && b), as gopls's yield analyzer follows booleans.
+func (s *summary) cond(v ssa.Value, depth int) (*check, impl, impl) {
+	if depth > 6 {
+		return nil, implNone, implNone
+	}
+	if d := s.values[v]; d != nil && d.kind == vBool {
+		return d.chk, d.t, d.f
+	}
+	switch x := v.(type) {
+	case *ssa.UnOp:
+		if x.Op == token.NOT {
+			c, t, f := s.cond(x.X, depth+1)
+			return c, f, t
+		}
+	case *ssa.BinOp:
+		return s.compare(x)
+	case *ssa.Call:
+		fn := callee(x.Common())
+		if fn != nil && fn.FullName() == "errors.Is" && len(x.Call.Args) == 2 {
+			if d := s.values[x.Call.Args[0]]; d != nil && d.kind == vErr {
+				if sentinelMatches(globalName(x.Call.Args[1]), d.sentinel) {
+					return d.chk, d.s, implNone
+				}
+			}
+		}
+	case *ssa.Phi:
+		var c *check
+		t, f := implNone, implNone
+		tset, fset := false, false
+		meet := func(cur *impl, set *bool, v impl) {
+			if !*set {
+				*cur, *set = v, true
+			} else if *cur != v {
+				*cur = implNone
+			}
+		}
+		for _, e := range x.Edges {
+			if b, ok := constBool(e); ok {
+				if b {
+					meet(&t, &tset, implNone)
+				} else {
+					meet(&f, &fset, implNone)
+				}
+				continue
+			}
+			ec, et, ef := s.cond(e, depth+1)
+			if ec == nil || (c != nil && ec != c) {
+				return nil, implNone, implNone
+			}
+			c = ec
+			meet(&t, &tset, et)
+			meet(&f, &fset, ef)
+		}
+		if c != nil {
+			return c, t, f
+		}
+	}
+	return nil, implNone, implNone
+}
+
+var sentinels = map[string]string{
+	pSQL + ".ErrNoRows":                 "norows",
+	pPgx + ".ErrNoRows":                 "norows",
+	pPgxV4 + ".ErrNoRows":               "norows",
+	pRedis + ".Nil":                     "norows",
+	pRedisV8 + ".Nil":                   "norows",
+	pMongo + ".ErrNoDocuments":          "norows",
+	pMongoV2 + ".ErrNoDocuments":        "norows",
+	pGorm + ".ErrRecordNotFound":        "norows",
+	pGorm + ".ErrDuplicatedKey":         "dupkey",
+	"github.com/jackc/pgerrcode.UniqueViolation": "dupkey",
+}
+
+func sentinelMatches(name, class string) bool {
+	if name == "" {
+		return false
+	}
+	if c, ok := sentinels[name]; ok {
+		return c == class
+	}
+	if class == "dupkey" {
+		n := strings.ToLower(name[strings.LastIndex(name, ".")+1:])
+		return strings.Contains(n, "dup") || strings.Contains(n, "unique") || strings.Contains(n, "exist") || strings.Contains(n, "conflict")
+	}
+	return false
+}
+
+// compare evaluates a comparison of a decision value with a constant.
+func (s *summary) compare(b *ssa.BinOp) (*check, impl, impl) {
+	x, y, op := b.X, b.Y, b.Op
+	if s.values[x] == nil && s.values[y] != nil {
+		x, y = y, x
+		switch op {
+		case token.LSS:
+			op = token.GTR
+		case token.GTR:
+			op = token.LSS
+		case token.LEQ:
+			op = token.GEQ
+		case token.GEQ:
+			op = token.LEQ
+		}
+	}
+	d := s.values[x]
+	if d == nil {
+		return nil, implNone, implNone
+	}
+	swap := func(c *check, t, f impl) (*check, impl, impl) { return c, f, t }
+	switch d.kind {
+	case vBool:
+		bv, ok := constBool(y)
+		if !ok {
+			break
+		}
+		t, f := d.t, d.f
+		if !bv {
+			t, f = f, t
+		}
+		if op == token.NEQ {
+			t, f = f, t
+		}
+		return d.chk, t, f
+	case vInt:
+		k, ok := constInt(y)
+		if !ok {
+			break
+		}
+		pos, zero := d.t, d.f
+		switch {
+		case op == token.EQL && k == 0, op == token.LSS && k == 1, op == token.LEQ && k == 0:
+			return d.chk, zero, pos
+		case op == token.NEQ && k == 0, op == token.GTR && k == 0, op == token.GEQ && k == 1:
+			return d.chk, pos, zero
+		case op == token.EQL && k >= 1:
+			return d.chk, pos, implNone
+		case op == token.NEQ && k >= 1:
+			return d.chk, implNone, pos
+		}
+	case vErr:
+		var t, f impl
+		switch {
+		case isNilConst(y):
+			t, f = d.t, d.f
+		case sentinelMatches(globalName(y), d.sentinel):
+			t, f = d.s, implNone
+		default:
+			return nil, implNone, implNone
+		}
+		if op == token.NEQ {
+			return swap(d.chk, t, f)
+		}
+		if op == token.EQL {
+			return d.chk, t, f
+		}
+	case vOutcome:
+		k, ok := constInt(y)
+		if !ok || (op != token.EQL && op != token.NEQ) {
+			break
+		}
+		t, f := implFresh, implDup // Applied (1)
+		if k == 2 {
+			t, f = implDup, implFresh
+		}
+		if op == token.NEQ {
+			t, f = f, t
+		}
+		return d.chk, t, f
+	}
+	return nil, implNone, implNone
+}
+
+// sideOf returns what the decisions dominating b imply.
+func (s *summary) sideOf(b *ssa.BasicBlock) impl {
+	res := implNone
+	for _, d := range s.decisions {
+		for i, succ := range d.blk.Succs {
+			if d.succ[i] == implNone || !succ.Dominates(b) {
+				continue
+			}
+			if i == 0 && d.blk.Succs[1] == succ || i == 1 && d.blk.Succs[0] == succ {
+				continue
+			}
+			if s.reaches(d.blk.Succs[1-i], b, d.blk) {
+				continue
+			}
+			if res != implNone && res != d.succ[i] {
+				return implNone
+			}
+			res = d.succ[i]
+		}
+	}
+	return res
+}
+
+// inferGuardedParams finds callback parameters called only under a fresh
+// decision: the function is an adapter that guards its callback.
+func (a *pkgAnalysis) inferGuardedParams(s *summary) {
+	fn := s.fn
+	if len(s.decisions) == 0 {
+		return
+	}
+	for i, p := range fn.Params {
+		if _, ok := p.Type().Underlying().(*types.Signature); !ok {
+			continue
+		}
+		calls, ok := 0, true
+		for _, r := range *p.Referrers() {
+			ci, isCall := r.(ssa.CallInstruction)
+			if !isCall || ci.Common().Value != p {
+				continue
+			}
+			calls++
+			if s.guardOf(ci.Block(), ci) == nil {
+				ok = false
+			}
+		}
+		if calls > 0 && ok {
+			idx := i
+			if fn.Signature.Recv() != nil {
+				idx--
+			}
+			s.guarded[idx] = true
+		}
+	}
+}
+
+// inferDedup finds a function that returns a dedup decision: a bool that is
+// true only on a fresh (or only on a duplicate) path, or an error that is nil
+// only on a fresh path.
+func (a *pkgAnalysis) inferDedup(s *summary) {
+	fn := s.fn
+	if len(s.decisions) == 0 {
+		return
+	}
+	res := fn.Signature.Results()
+	errIdx := -1
+	if res.Len() > 0 && isError(res.At(res.Len()-1).Type()) {
+		errIdx = res.Len() - 1
+	}
+	var returns []*ssa.Return
+	for _, b := range fn.Blocks {
+		if r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+			returns = append(returns, r)
+		}
+	}
+	var key ssa.Value
+	for _, d := range s.decisions {
+		if d.chk.key != nil {
+			key = d.chk.key
+		}
+	}
+	keyParam := paramIndex(fn, key)
+	for i := 0; i < res.Len(); i++ {
+		t := res.At(i).Type()
+		if b, ok := t.Underlying().(*types.Basic); ok && b.Kind() == types.Bool {
+			tImpl, fImpl := implNone, implNone
+			tset, fset := false, false
+			meet := func(cur *impl, set *bool, v impl) {
+				if !*set {
+					*cur, *set = v, true
+				} else if *cur != v {
+					*cur = implNone
+				}
+			}
+			for _, r := range returns {
+				if errIdx >= 0 && !isNilConst(r.Results[errIdx]) {
+					continue
+				}
+				v := r.Results[i]
+				if bv, ok := constBool(v); ok {
+					side := s.sideOf(r.Block())
+					if bv {
+						meet(&tImpl, &tset, side)
+					} else {
+						meet(&fImpl, &fset, side)
+					}
+					continue
+				}
+				_, ct, cf := s.cond(v, 0)
+				meet(&tImpl, &tset, ct)
+				meet(&fImpl, &fset, cf)
+			}
+			if tImpl == implFresh || fImpl == implFresh {
+				s.dedup = &dedupFact{Result: i, Kind: vBool, T: tImpl, F: fImpl, KeyParam: keyParam}
+				return
+			}
+		}
+		if i == errIdx {
+			ok, any := true, false
+			for _, r := range returns {
+				v := r.Results[i]
+				if isNilConst(v) {
+					any = true
+					if s.sideOf(r.Block()) != implFresh {
+						ok = false
+					}
+				}
+			}
+			if ok && any {
+				s.dedup = &dedupFact{Result: i, Kind: vErr, T: implFresh, KeyParam: keyParam}
+			}
+		}
+	}
+}
+
+// paramIndex returns the index (receiver excluded) of the only parameter v
+// is built from, or -1.
+func paramIndex(fn *ssa.Function, v ssa.Value) int {
+	if v == nil {
+		return -1
+	}
+	var found *ssa.Parameter
+	many := false
+	walk(v, 8, func(x ssa.Value) bool {
+		if p, ok := x.(*ssa.Parameter); ok {
+			if found != nil && found != p {
+				many = true
+			}
+			found = p
+		}
+		return true
+	})
+	if found == nil || many {
+		return -1
+	}
+	for i, p := range fn.Params {
+		if p == found {
+			if fn.Signature.Recv() != nil {
+				return i - 1
+			}
+			return i
+		}
+	}
+	return -1
+}
+
+// exportFacts exports the facts of the package's named functions.
+func (a *pkgAnalysis) exportFacts() {
+	any := false
+	names := make([]*ssa.Function, 0, len(a.funcs))
+	for _, fn := range a.funcs {
+		if _, ok := fn.Object().(*types.Func); ok && fn.Parent() == nil {
+			names = append(names, fn)
+		}
+	}
+	sort.Slice(names, func(i, j int) bool { return names[i].Pos() < names[j].Pos() })
+	for _, fn := range names {
+		obj := fn.Object().(*types.Func)
+		s := a.summary(fn)
+		if kind := a.dirs.funcs[obj]; strings.HasPrefix(kind, "effect") {
+			a.pass.ExportObjectFact(obj, &effectsFact{Effects: []factEffect{
+				toFactEffect(a.pass.Fset, fn.Pos(), shortFunc(obj), kindCustom)}})
+			any = true
+			continue
+		}
+		if kind := a.dirs.funcs[obj]; strings.HasPrefix(kind, "dedup") {
+			a.pass.ExportObjectFact(obj, annotatedDedup(obj, kind))
+			any = true
+			continue
+		}
+		if len(s.unguarded) > 0 && !a.topRoot(s) {
+			f := &effectsFact{}
+			for _, o := range s.unguarded {
+				e := o.innerFact
+				e.ErrResult = -1
+				if o.insert && o.errVal != nil {
+					e.ErrResult = returnedAs(fn, o.errVal)
+				}
+				f.Effects = append(f.Effects, e)
+			}
+			a.pass.ExportObjectFact(obj, f)
+			any = true
+		}
+		if s.dedup != nil && !s.root {
+			a.pass.ExportObjectFact(obj, s.dedup)
+			any = true
+		}
+		for i := range s.guarded {
+			a.pass.ExportObjectFact(obj, &guardedFact{Param: i})
+			any = true
+			break
+		}
+	}
+	// Annotated interface methods.
+	for obj, kind := range a.dirs.funcs {
+		if a.prog.FuncValue(obj) != nil {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(kind, "effect"):
+			a.pass.ExportObjectFact(obj, &effectsFact{Effects: []factEffect{toFactEffect(a.pass.Fset, obj.Pos(), shortFunc(obj), kindCustom)}})
+			any = true
+		case strings.HasPrefix(kind, "dedup"):
+			a.pass.ExportObjectFact(obj, annotatedDedup(obj, kind))
+			any = true
+		}
+	}
+	if any {
+		a.pass.ExportPackageFact(&pkgFact{})
+	}
+}
+
+// returnedAs returns the result index under which fn returns v, or -1.
+func returnedAs(fn *ssa.Function, v ssa.Value) int {
+	for _, b := range fn.Blocks {
+		if r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+			for i, x := range r.Results {
+				if x == v {
+					return i
+				}
+			}
+		}
+	}
+	return -1
+}
+
+// annotatedDedup is the dedup fact of a function marked //idem:dedup: its
+// first bool result (true means fresh, unless "true=duplicate" is given or
+// its name says it reports a duplicate: IsDuplicate, Seen, Processed …),
+// else its error result (nil means fresh).
+func annotatedDedup(fn *types.Func, directive string) *dedupFact {
+	sig := fn.Type().(*types.Signature)
+	for i := 0; i < sig.Results().Len(); i++ {
+		if b, ok := sig.Results().At(i).Type().Underlying().(*types.Basic); ok && b.Kind() == types.Bool {
+			t := implFresh
+			switch {
+			case strings.Contains(directive, "true=duplicate"), strings.Contains(directive, "true=dup"):
+				t = implDup
+			case strings.Contains(directive, "true=fresh"):
+			case dupName(fn.Name()):
+				t = implDup
+			}
+			f := implDup
+			if t == implDup {
+				f = implFresh
+			}
+			return &dedupFact{Result: i, Kind: vBool, T: t, F: f, KeyParam: -1}
+		}
+	}
+	return &dedupFact{Result: sig.Results().Len() - 1, Kind: vErr, T: implFresh, KeyParam: -1}
+}
+
+func dupName(name string) bool {
+	n := strings.ToLower(name)
+	for _, w := range []string{"dup", "seen", "processed", "exists", "handled", "done", "already", "consumed"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// topRoot reports whether s is a handler that reports its own effects: a
+// root not merely dispatched to from another function of the package.
+func (a *pkgAnalysis) topRoot(s *summary) bool {
+	if !s.root {
+		return false
+	}
+	if s.handler || !s.param {
+		return true
+	}
+	u := a.uses[s.fn]
+	if u == nil || len(u.calls) == 0 || u.values > 0 {
+		return true
+	}
+	// Called only directly: its callers report its effects.
+	return false
+}

@@ -1,0 +1,535 @@
+package analyzer
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+)
+
+// codes are the diagnostics idemlint can emit. doc_test.go keeps the package
+// documentation in sync with this table.
+var codes = []struct{ code, title string }{
+	{"IDEM000", "malformed //idem: directive"},
+	{"IDEM001", "effect with no dedup check guarding it"},
+	{"IDEM002", "ack before the effect"},
+	{"IDEM003", "ack on a failure path"},
+	{"IDEM004", "dedup check whose result decides nothing"},
+	{"IDEM005", "check-then-act dedup (-strict)"},
+	{"IDEM006", "dedup record and effect in different transactions"},
+	{"IDEM007", "auto-ack consumer with effects"},
+}
+
+// report emits a diagnostic unless an //idem:ignore for its code is on its
+// line or the line above. Messages end with the code, like staticcheck's.
+func (a *pkgAnalysis) report(pos token.Pos, code string, related token.Pos, relatedMsg string, format string, args ...any) {
+	if !pos.IsValid() {
+		return
+	}
+	key := fmt.Sprint(pos, code)
+	if a.seen[key] {
+		return
+	}
+	a.seen[key] = true
+	p := a.pass.Fset.Position(pos)
+	if igs := a.dirs.ignores[p.Filename]; igs != nil {
+		for _, l := range []int{p.Line, p.Line - 1} {
+			for _, ig := range igs[l] {
+				if ig.code == code {
+					ig.used = true
+					return
+				}
+			}
+		}
+	}
+	d := analysis.Diagnostic{Pos: pos, Category: code, Message: fmt.Sprintf(format, args...) + " (" + code + ")"}
+	if related.IsValid() && related != pos {
+		d.Related = []analysis.RelatedInformation{{Pos: related, Message: relatedMsg}}
+	}
+	a.pass.Report(d)
+}
+
+func (a *pkgAnalysis) reportDirectives() {
+	for _, b := range a.dirs.bad {
+		a.pass.Report(analysis.Diagnostic{Pos: b.pos, Category: "IDEM000", Message: b.msg + " (IDEM000)"})
+	}
+}
+
+// handlerName names a function for messages.
+func handlerName(fn *ssa.Function) string {
+	if fn.Parent() != nil {
+		return "func literal in " + handlerName(fn.Parent())
+	}
+	if obj, ok := fn.Object().(*types.Func); ok {
+		if _, recv := funcKey(obj); recv != "" {
+			return recv + "." + obj.Name()
+		}
+		return obj.Name()
+	}
+	return fn.Name()
+}
+
+// check reports the diagnostics of one function.
+func (a *pkgAnalysis) check(fn *ssa.Function) {
+	s := a.summary(fn)
+	a.checkAutoAcks(s)
+	for cl, c := range s.doTx {
+		a.checkDoTx(cl, c)
+	}
+	if !s.root {
+		return
+	}
+	name := handlerName(fn)
+	if a.topRoot(s) {
+		inScope := a.scope(s)
+		for _, o := range s.occs {
+			if !inScope[o.instr] {
+				continue
+			}
+			switch {
+			case o.guardedBy == nil && o.covered == nil:
+				note := ""
+				if c := s.invalidGuard(o.instr.Block()); c != nil {
+					note = fmt.Sprintf(": the check %s guards nothing, %s", c.desc, c.invalid)
+				}
+				a.report(o.pos, "IDEM001", o.inner, "the effect", "effect %s in handler %s is not guarded by a dedup check%s", o.desc, name, note)
+			case o.guardedBy != nil:
+				a.checkTx(s, o, name)
+				if a.cfg.strict && o.guardedBy.kind == ckLookup {
+					c := o.guardedBy
+					a.report(c.pos, "IDEM005", o.pos, "the effect", "check-then-act dedup %s in handler %s is racy: a concurrent redelivery passes the lookup too before %s records the key; claim the key atomically (INSERT … ON CONFLICT DO NOTHING, SET NX)", c.desc, name, o.desc)
+				}
+			}
+		}
+		for _, c := range s.checks {
+			if s.undecided(c) && inScope[c.call] {
+				eff := ""
+				for _, o := range s.occs {
+					if o.covered == c {
+						eff = "; " + o.desc + " runs for duplicates too"
+						break
+					}
+				}
+				a.report(c.pos, "IDEM004", token.NoPos, "", "result of dedup check %s in handler %s never decides a branch%s", c.desc, name, eff)
+			}
+		}
+	}
+	a.checkAckOrder(s, name)
+	a.checkFailureAcks(s, name)
+}
+
+// scope returns the instructions of a root that handle a message: all of
+// them for a handler with a message parameter, those reachable from a
+// receive or fetch for a loop.
+func (a *pkgAnalysis) scope(s *summary) map[ssa.Instruction]bool {
+	in := map[ssa.Instruction]bool{}
+	if s.param || len(s.sources) == 0 {
+		for _, b := range s.fn.Blocks {
+			for _, instr := range b.Instrs {
+				in[instr] = true
+			}
+		}
+		return in
+	}
+	for _, src := range s.sources {
+		s.forward(src, func(instr ssa.Instruction) int {
+			in[instr] = true
+			return 0
+		})
+	}
+	return in
+}
+
+// invalidGuard returns a check that would guard b but is invalid.
+func (s *summary) invalidGuard(b *ssa.BasicBlock) *check {
+	for _, d := range s.decisions {
+		if d.fresh != nil && !d.chk.valid() && d.fresh.Dominates(b) && !s.reaches(d.other, b, d.blk) {
+			return d.chk
+		}
+	}
+	for _, c := range s.checks {
+		if c.invalid != "" && c.call.Block() != nil && c.call.Block().Dominates(b) {
+			return c
+		}
+	}
+	return nil
+}
+
+// checkTx reports a guarded effect whose dedup record is written in another
+// transaction (IDEM006): both in SQL (or both in Redis), and not through the
+// same transaction value.
+func (a *pkgAnalysis) checkTx(s *summary, o *occ, name string) {
+	c := o.guardedBy
+	if !o.direct || o.kind != c.store || !o.kind.transactional() || o.recv == nil || c.recv == nil {
+		return
+	}
+	if o.kind == kindSQL && sameValue(o.recv, c.recv) && !poolType(o.recv.Type()) {
+		return
+	}
+	a.report(o.pos, "IDEM006", c.pos, "the dedup record", "dedup record %s and effect %s in handler %s are in different transactions: a crash between them loses the effect, and the record says it was done", c.desc, o.desc, name)
+}
+
+// checkDoTx reports effects inside a guard Do callback that do not use the
+// transaction (or pipeline) the store hands it (IDEM006).
+func (a *pkgAnalysis) checkDoTx(cl *ssa.Function, c *check) {
+	if len(cl.Params) < 2 {
+		return
+	}
+	tx := cl.Params[1]
+	cs := a.summary(cl)
+	for _, o := range cs.occs {
+		if !o.direct || !o.kind.transactional() || o.recv == nil {
+			continue
+		}
+		if derivesFrom(o.recv, tx) {
+			continue
+		}
+		a.report(o.pos, "IDEM006", c.pos, "the dedup record", "effect %s in the apply function of %s does not use its transaction: the dedup record and the effect commit separately", o.desc, c.desc)
+	}
+}
+
+func derivesFrom(v, from ssa.Value) bool {
+	found := false
+	walk(v, 6, func(x ssa.Value) bool {
+		if x == from {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// sameValue reports whether two receivers are the same value.
+func sameValue(x, y ssa.Value) bool {
+	x, y = peel(x), peel(y)
+	if x == y {
+		return true
+	}
+	ux, ok1 := x.(*ssa.UnOp)
+	uy, ok2 := y.(*ssa.UnOp)
+	if ok1 && ok2 && ux.Op == token.MUL && uy.Op == token.MUL {
+		fx, ok1 := ux.X.(*ssa.FieldAddr)
+		fy, ok2 := uy.X.(*ssa.FieldAddr)
+		if ok1 && ok2 {
+			return fx.Field == fy.Field && sameValue(fx.X, fy.X)
+		}
+		return ux.X == uy.X
+	}
+	return false
+}
+
+// poolType reports whether t is a connection pool or a client, where every
+// statement is its own transaction.
+func poolType(t types.Type) bool {
+	n, ok := types.Unalias(derefType(t)).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return false
+	}
+	switch normPath(n.Obj().Pkg().Path()) + "." + n.Obj().Name() {
+	case "database/sql.DB", "github.com/jackc/pgx/v5/pgxpool.Pool", "github.com/jackc/pgx/v4/pgxpool.Pool",
+		"github.com/jmoiron/sqlx.DB", "github.com/jackc/pgx/v5.Conn", "database/sql.Conn":
+		return true
+	}
+	return false
+}
+
+// checkAckOrder reports acks that can run before an effect (IDEM002), and
+// goroutines with effects not waited for before an ack.
+func (a *pkgAnalysis) checkAckOrder(s *summary, name string) {
+	for _, ack := range s.acks {
+		if _, ok := ack.(*ssa.Defer); ok {
+			continue
+		}
+		var eff *occ
+		s.forward(ack, func(in ssa.Instruction) int {
+			if os := s.byInstr[in]; len(os) > 0 {
+				eff = os[0]
+				return 2
+			}
+			return 0
+		})
+		if eff != nil {
+			a.report(ack.Pos(), "IDEM002", eff.pos, "the effect", "ack %s in handler %s comes before effect %s: a crash in between loses the message", describeCall(ack.Common()), name, eff.desc)
+		}
+	}
+	for _, b := range s.fn.Blocks {
+		for _, instr := range b.Instrs {
+			g, ok := instr.(*ssa.Go)
+			if !ok || len(s.byInstr[g]) == 0 {
+				continue
+			}
+			var ack ssa.Instruction
+			s.forward(g, func(in ssa.Instruction) int {
+				if s.waits[in] {
+					return 1
+				}
+				for _, x := range s.acks {
+					if x == in {
+						ack = in
+						return 2
+					}
+				}
+				return 0
+			})
+			if ack != nil {
+				a.report(g.Pos(), "IDEM002", ack.Pos(), "the ack", "goroutine with effect %s in handler %s is not waited for before the ack: a crash loses the message", s.byInstr[g][0].desc, name)
+			}
+		}
+	}
+}
+
+// checkFailureAcks reports acks on failure paths (IDEM003): a deferred ack,
+// an ack that runs after an effect or a processing step failed, and a
+// handler acked by its return that returns success after a failure.
+func (a *pkgAnalysis) checkFailureAcks(s *summary, name string) {
+	a.collectBenign(s)
+	hasFailure := len(s.failures) > 0 || len(s.occs) > 0
+	for _, ack := range s.acks {
+		if d, ok := ack.(*ssa.Defer); ok {
+			if hasFailure {
+				a.report(d.Pos(), "IDEM003", token.NoPos, "", "deferred ack %s in handler %s also runs when handling fails: the error is swallowed and the message lost", describeCall(ack.Common()), name)
+			}
+			continue
+		}
+		if f := s.failureBefore(ack.Block()); f != nil {
+			a.report(ack.Pos(), "IDEM003", f.blk.Instrs[len(f.blk.Instrs)-1].Pos(), "the failure", "ack %s in handler %s also runs when %s fails: the error is swallowed and the message lost", describeCall(ack.Common()), name, f.what)
+		}
+	}
+	// Deferred closures that ack.
+	for _, b := range s.fn.Blocks {
+		for _, instr := range b.Instrs {
+			d, ok := instr.(*ssa.Defer)
+			if !ok {
+				continue
+			}
+			if f := funcValue(d.Call.Value); f != nil && f.Parent() == s.fn && len(a.summary(f).acks) > 0 && hasFailure {
+				a.report(d.Pos(), "IDEM003", token.NoPos, "", "deferred ack in handler %s also runs when handling fails: the error is swallowed and the message lost", name)
+			}
+		}
+	}
+	if !s.param || !a.returnAcked(s.fn) {
+		return
+	}
+	res := s.fn.Signature.Results()
+	for _, b := range s.fn.Blocks {
+		r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok || !r.Pos().IsValid() {
+			continue
+		}
+		if !isNilConst(r.Results[res.Len()-1]) {
+			continue
+		}
+		if res.Len() == 2 { // rocketmq: (ConsumeResult, error)
+			if n, ok := constInt(r.Results[0]); !ok || n != 0 {
+				continue
+			}
+		}
+		if f := s.failureBefore(b); f != nil {
+			a.report(r.Pos(), "IDEM003", f.blk.Instrs[len(f.blk.Instrs)-1].Pos(), "the failure", "handler %s returns success when %s fails: the message is acked and lost", name, f.what)
+		}
+	}
+}
+
+// returnAcked reports whether fn is a handler acked by its return value:
+// asynq, watermill router handlers, RocketMQ push consumers.
+func (a *pkgAnalysis) returnAcked(fn *ssa.Function) bool {
+	res := fn.Signature.Results()
+	if res.Len() == 0 || !isError(res.At(res.Len()-1).Type()) {
+		return false
+	}
+	params := fn.Params
+	if fn.Signature.Recv() != nil && len(params) > 0 {
+		params = params[1:]
+	}
+	for _, p := range params {
+		t := derefType(p.Type())
+		if sl, ok := t.Underlying().(*types.Slice); ok {
+			t = derefType(sl.Elem())
+		}
+		if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil && a.cat.returnAck[normPath(n.Obj().Pkg().Path())] {
+			return true
+		}
+	}
+	return false
+}
+
+// failureBefore returns an error branch whose failure side reaches b, unless
+// b is on a side that handles the error deliberately (a duplicate, a
+// permanent error, a unique violation).
+func (s *summary) failureBefore(b *ssa.BasicBlock) *decision {
+	for _, bb := range s.benign {
+		if bb.Dominates(b) {
+			return nil
+		}
+	}
+	for _, d := range s.decisions {
+		for i, succ := range d.blk.Succs {
+			if d.succ[i] == implDup && succ.Dominates(b) {
+				return nil
+			}
+		}
+	}
+	for _, f := range s.failures {
+		if f.fresh == b || f.fresh.Dominates(b) || s.reaches(f.fresh, b, f.blk) {
+			return f
+		}
+	}
+	return nil
+}
+
+// collectBenign finds the sides of branches that classify an error on
+// purpose: errors.Is/As, guard.Permanent, helpers named like IsDuplicate,
+// IsPermanent, IsNotFound.
+func (a *pkgAnalysis) collectBenign(s *summary) {
+	if s.benign != nil {
+		return
+	}
+	s.benign = []*ssa.BasicBlock{}
+	for _, b := range s.fn.Blocks {
+		in, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		cond, side := in.Cond, 0
+		if u, ok := cond.(*ssa.UnOp); ok && u.Op == token.NOT {
+			cond, side = u.X, 1
+		}
+		if c, ok := cond.(*ssa.Call); ok {
+			if fn := callee(c.Common()); fn != nil && benignName(fn) {
+				s.benign = append(s.benign, b.Succs[side])
+			}
+		}
+		if bin, ok := cond.(*ssa.BinOp); ok && (bin.Op == token.EQL || bin.Op == token.NEQ) {
+			if globalName(bin.X) != "" || globalName(bin.Y) != "" || uniqueCode(bin.X) || uniqueCode(bin.Y) {
+				if isError(bin.X.Type()) || uniqueCode(bin.X) || uniqueCode(bin.Y) {
+					eq := 0
+					if bin.Op == token.NEQ {
+						eq = 1
+					}
+					s.benign = append(s.benign, b.Succs[eq^side])
+				}
+			}
+		}
+	}
+}
+
+func benignName(fn *types.Func) bool {
+	switch fn.FullName() {
+	case "errors.Is", "errors.As", pGuard + ".Permanent", pGuard + ".IsRejected":
+		return true
+	}
+	n := strings.ToLower(fn.Name())
+	for _, w := range []string{"dup", "unique", "permanent", "notfound", "invalid", "conflict", "exists", "retryable", "temporary", "transient", "poison"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkAutoAcks reports consumers that ack before handling (IDEM007).
+func (a *pkgAnalysis) checkAutoAcks(s *summary) {
+	for _, aa := range s.autoAcks {
+		var eff *occ
+		var where *ssa.Function
+		switch aa.kind {
+		case roleAutoAckConsume:
+			eff, where = a.effectAfterReceive(s, aa.ch, 0)
+		case roleAutoAckRead:
+			s.forward(aa.call, func(in ssa.Instruction) int {
+				if os := s.byInstr[in]; len(os) > 0 {
+					eff = os[0]
+					return 2
+				}
+				return 0
+			})
+			where = s.fn
+		case roleSubscribe:
+			if f := funcValue(aa.cb); f != nil && f.Blocks != nil {
+				if cs := a.summary(f); len(cs.occs) > 0 {
+					eff, where = cs.occs[0], f
+				}
+			}
+		}
+		if eff == nil {
+			continue
+		}
+		a.report(aa.call.Pos(), "IDEM007", eff.pos, "the effect", "auto-ack consumer %s acks each message before handler %s performs %s: a crash loses the message", describeCall(aa.call.Common())+autoAckNote(aa.kind), handlerName(where), eff.desc)
+	}
+}
+
+func autoAckNote(r role) string {
+	switch r {
+	case roleAutoAckConsume:
+		return " (autoAck true)"
+	case roleAutoAckRead:
+		return " (commits on read with a GroupID)"
+	case roleSubscribe:
+		return " (no ManualAck)"
+	}
+	return ""
+}
+
+// effectAfterReceive finds an effect after a receive from the deliveries
+// channel ch: in s's function, or in a function of the package ch is passed
+// to (as an argument or a captured variable).
+func (a *pkgAnalysis) effectAfterReceive(s *summary, ch ssa.Value, depth int) (*occ, *ssa.Function) {
+	if ch == nil || depth > 2 {
+		return nil, nil
+	}
+	for _, r := range *ch.Referrers() {
+		switch r := r.(type) {
+		case *ssa.UnOp:
+			if r.Op != token.ARROW {
+				continue
+			}
+			var eff *occ
+			s.forward(r, func(in ssa.Instruction) int {
+				if os := s.byInstr[in]; len(os) > 0 {
+					eff = os[0]
+					return 2
+				}
+				return 0
+			})
+			if eff != nil {
+				return eff, s.fn
+			}
+		case ssa.CallInstruction:
+			f := r.Common().StaticCallee()
+			if f == nil || f.Blocks == nil {
+				continue
+			}
+			_, args := splitArgs(r.Common())
+			for i, x := range r.Common().Args {
+				if x != ch {
+					continue
+				}
+				_ = args
+				if i < len(f.Params) {
+					if eff, w := a.effectAfterReceive(a.summary(f), f.Params[i], depth+1); eff != nil {
+						return eff, w
+					}
+				}
+			}
+		case *ssa.MakeClosure:
+			f, _ := r.Fn.(*ssa.Function)
+			if f == nil {
+				continue
+			}
+			for i, b := range r.Bindings {
+				if b == ch && i < len(f.FreeVars) {
+					if eff, w := a.effectAfterReceive(a.summary(f), f.FreeVars[i], depth+1); eff != nil {
+						return eff, w
+					}
+				}
+			}
+		}
+	}
+	return nil, nil
+}
+
+var _ = ast.Inspect

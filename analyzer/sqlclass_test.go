@@ -1,0 +1,135 @@
+package analyzer
+
+import "testing"
+
+func TestClassifySQL(t *testing.T) {
+	// want: r = read, e = non-idempotent write (effect), i = idempotent write,
+	// n = no data change (DDL, transaction control).
+	// dedup: the dedup kind expected; table: the target table when checked.
+	tests := []struct {
+		dialect, q string
+		want       byte
+		dedup      dedupKind
+		table      string
+		insert     bool
+	}{
+		// Reads.
+		{"pg", `SELECT qty FROM stock WHERE sku = $1`, 'r', dedupNone, "", false},
+		{"pg", `select 1 from processed where id = $1 for update`, 'r', dedupNone, "", false},
+		{"my", "SELECT EXISTS(SELECT 1 FROM `processed` WHERE id = ?)", 'r', dedupNone, "", false},
+		{"lite", `WITH x AS (SELECT id FROM a) SELECT * FROM x`, 'r', dedupNone, "", false},
+		{"pg", `  -- comment first
+		  SELECT now()`, 'r', dedupNone, "", false},
+		{"pg", `EXPLAIN SELECT 1`, 'r', dedupNone, "", false},
+		// Plain inserts: effects, unique-violation candidates.
+		{"pg", `INSERT INTO orders (id, total) VALUES ($1, $2)`, 'e', dedupNone, "orders", true},
+		{"my", "INSERT INTO `points_ledger` (user_id, points) VALUES (?, ?)", 'e', dedupNone, "points_ledger", true},
+		{"lite", `insert into sms_log(phone, body) values (?, ?)`, 'e', dedupNone, "sms_log", true},
+		{"pg", `INSERT INTO public.events SELECT * FROM staging`, 'e', dedupNone, "events", true},
+		{"pg", `INSERT INTO orders (id) VALUES ($1) RETURNING id`, 'e', dedupNone, "orders", true},
+		// Dedup inserts.
+		{"pg", `INSERT INTO idem_keys (consumer, key) VALUES ($1, $2) ON CONFLICT DO NOTHING`, 'i', dedupInsertNothing, "idem_keys", false},
+		{"pg", `INSERT INTO processed (id) VALUES ($1) ON CONFLICT (id) DO NOTHING RETURNING id`, 'i', dedupInsertNothing, "processed", false},
+		{"pg", `INSERT INTO processed (id) VALUES ($1) ON CONFLICT ON CONSTRAINT processed_pkey DO NOTHING`, 'i', dedupInsertNothing, "processed", false},
+		{"my", `INSERT IGNORE INTO processed (id) VALUES (?)`, 'i', dedupInsertNothing, "processed", false},
+		{"lite", `INSERT OR IGNORE INTO processed (id) VALUES (?)`, 'i', dedupInsertNothing, "processed", false},
+		{"my", `INSERT INTO processed (id) VALUES (?) ON DUPLICATE KEY UPDATE id = id`, 'i', dedupInsertNothing, "processed", false},
+		{"pg", `INSERT INTO processed (id) SELECT $1 WHERE NOT EXISTS (SELECT 1 FROM processed WHERE id = $1)`, 'i', dedupInsertNothing, "processed", false},
+		// Upserts that overwrite: idempotent.
+		{"pg", `INSERT INTO profiles (id, name) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name`, 'i', dedupNone, "", false},
+		{"my", `INSERT INTO profiles (id, name) VALUES (?, ?) ON DUPLICATE KEY UPDATE name = VALUES(name)`, 'i', dedupNone, "", false},
+		{"my", `INSERT INTO profiles (id, name) VALUES (?, ?) AS new ON DUPLICATE KEY UPDATE name = new.name`, 'i', dedupNone, "", false},
+		{"lite", `INSERT OR REPLACE INTO profiles (id, name) VALUES (?, ?)`, 'i', dedupNone, "", false},
+		{"my", `REPLACE INTO profiles (id, name) VALUES (?, ?)`, 'i', dedupNone, "", false},
+		{"pg", `INSERT INTO seen (id, at) VALUES ($1, now()) ON CONFLICT (id) DO UPDATE SET at = GREATEST(seen.at, EXCLUDED.at)`, 'i', dedupNone, "", false},
+		// Upserts that accumulate: effects.
+		{"pg", `INSERT INTO daily_stats (day, n) VALUES ($1, 1) ON CONFLICT (day) DO UPDATE SET n = daily_stats.n + 1`, 'e', dedupNone, "", false},
+		{"pg", `INSERT INTO daily_stats AS t (day, gmv) VALUES ($1, $2) ON CONFLICT (day) DO UPDATE SET gmv = t.gmv + EXCLUDED.gmv`, 'e', dedupNone, "", false},
+		{"my", `INSERT INTO daily_stats (day, n) VALUES (?, ?) ON DUPLICATE KEY UPDATE n = n + VALUES(n)`, 'e', dedupNone, "", false},
+		{"lite", `INSERT INTO daily_stats (day, n) VALUES (?, 1) ON CONFLICT(day) DO UPDATE SET n = n + 1`, 'e', dedupNone, "", false},
+		{"my", `INSERT INTO points (user_id, total) VALUES (?, ?) AS new ON DUPLICATE KEY UPDATE total = points.total + new.total`, 'e', dedupNone, "", false},
+		// Updates.
+		{"pg", `UPDATE stock SET qty = qty - $1 WHERE sku = $2`, 'e', dedupNone, "", false},
+		{"my", "UPDATE `users` SET `points` = `points` + ? WHERE id = ?", 'e', dedupNone, "", false},
+		{"lite", `UPDATE users SET points = points + ? WHERE id = ?`, 'e', dedupNone, "", false},
+		{"pg", `UPDATE stats s SET count = s.count + 1 WHERE day = $1`, 'e', dedupNone, "", false},
+		{"pg", `UPDATE users SET tags = array_append(tags, $1) WHERE id = $2`, 'e', dedupNone, "", false},
+		{"pg", `UPDATE users SET n = COALESCE(n, 0) + 1 WHERE id = $1`, 'e', dedupNone, "", false},
+		{"pg", `UPDATE users SET name = $1, updated_at = now() WHERE id = $2`, 'i', dedupNone, "", false},
+		{"my", `UPDATE users SET status = 'active' WHERE id = ?`, 'i', dedupNone, "", false},
+		{"pg", `UPDATE users SET last_seen = GREATEST(last_seen, $1) WHERE id = $2`, 'i', dedupNone, "", false},
+		// Business rule: the stock check is no dedup; it still accumulates.
+		{"pg", `UPDATE stock SET qty = qty - $1 WHERE sku = $2 AND qty >= $1`, 'e', dedupNone, "", false},
+		// Conditional updates: state and version transitions apply once.
+		{"pg", `UPDATE orders SET status = 'paid' WHERE id = $1 AND status = 'pending'`, 'i', dedupCondUpdate, "orders", false},
+		{"my", `UPDATE accounts SET balance = balance - ?, version = version + 1 WHERE id = ? AND version = ?`, 'i', dedupCondUpdate, "accounts", false},
+		{"lite", `UPDATE orders SET processed_at = CURRENT_TIMESTAMP WHERE id = ? AND processed_at IS NULL`, 'i', dedupCondUpdate, "orders", false},
+		{"pg", `UPDATE items SET seq = $1, qty = qty + $2 WHERE id = $3 AND seq < $1`, 'i', dedupCondUpdate, "items", false},
+		// Deletes.
+		{"pg", `DELETE FROM carts WHERE user_id = $1`, 'i', dedupDelete, "carts", false},
+		{"my", `DELETE FROM inbox WHERE id = ?`, 'i', dedupDelete, "inbox", false},
+		// DDL and transaction control.
+		{"pg", `CREATE TABLE IF NOT EXISTS t (id int)`, 'n', dedupNone, "", false},
+		{"my", `BEGIN`, 'n', dedupNone, "", false},
+		// Writing CTE and several statements.
+		{"pg", `WITH moved AS (DELETE FROM queue WHERE id = $1 RETURNING *) INSERT INTO done SELECT * FROM moved`, 'e', dedupNone, "", true},
+		{"pg", `UPDATE a SET x = 1 WHERE id = $1; UPDATE b SET n = n + 1 WHERE id = $1`, 'e', dedupNone, "", false},
+		// Not understood: the safe way.
+		{"pg", `CALL add_points($1, $2)`, 'e', dedupNone, "", false},
+		{"my", `DO something`, 'e', dedupNone, "", false},
+		// Sprintf'd text (verbs replaced by identifiers).
+		{"pg", `UPDATE _fmt_ SET n = n + 1 WHERE id = $1`, 'e', dedupNone, "", false},
+	}
+	for _, tt := range tests {
+		c := classifySQL(tt.q)
+		var got byte
+		switch {
+		case !c.Write && c.Lookup || !c.Write && c.Returning:
+			got = 'r'
+		case !c.Write:
+			got = 'n'
+		case c.Idempotent:
+			got = 'i'
+		default:
+			got = 'e'
+		}
+		if got != tt.want {
+			t.Errorf("%s %q: got %c, want %c (%+v)", tt.dialect, tt.q, got, tt.want, c)
+		}
+		if c.Dedup != tt.dedup {
+			t.Errorf("%s %q: dedup %d, want %d", tt.dialect, tt.q, c.Dedup, tt.dedup)
+		}
+		if tt.table != "" && c.Table != tt.table {
+			t.Errorf("%s %q: table %q, want %q", tt.dialect, tt.q, c.Table, tt.table)
+		}
+		if c.Insert != tt.insert {
+			t.Errorf("%s %q: insert %v, want %v", tt.dialect, tt.q, c.Insert, tt.insert)
+		}
+		if got == 'e' && c.Reason == "" {
+			t.Errorf("%s %q: an effect without a reason", tt.dialect, tt.q)
+		}
+	}
+	if len(tests) < 40 {
+		t.Fatalf("only %d cases", len(tests))
+	}
+}
+
+func TestTokenize(t *testing.T) {
+	toks := tokenize(`SELECT "Col", 'it''s', $12, ?, :name, x::int /* c */ -- d`)
+	var kinds []tokKind
+	for _, tk := range toks {
+		kinds = append(kinds, tk.kind)
+	}
+	want := []tokKind{tWord, tQuoted, tOp, tString, tOp, tParam, tOp, tParam, tOp, tParam, tOp, tWord, tOp, tWord}
+	if len(kinds) != len(want) {
+		t.Fatalf("got %v tokens %+v", len(kinds), toks)
+	}
+	for i := range want {
+		if kinds[i] != want[i] {
+			t.Errorf("token %d %+v: kind %d, want %d", i, toks[i], kinds[i], want[i])
+		}
+	}
+	if toks[3].s != "it's" {
+		t.Errorf("string literal %q", toks[3].s)
+	}
+}

@@ -1,0 +1,592 @@
+package analyzer
+
+import (
+	"fmt"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"regexp"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Small helpers over SSA values: callees, arguments, constant strings,
+// results of calls, and backward walks.
+
+// callee returns the function or method a call instruction calls: the
+// static callee's object, or the interface method of an invoke.
+func callee(cc *ssa.CallCommon) *types.Func {
+	if cc.IsInvoke() {
+		return cc.Method
+	}
+	if fn := cc.StaticCallee(); fn != nil {
+		if obj, ok := fn.Object().(*types.Func); ok {
+			return obj
+		}
+		if o := fn.Origin(); o != nil {
+			if obj, ok := o.Object().(*types.Func); ok {
+				return obj
+			}
+		}
+	}
+	return nil
+}
+
+// splitArgs returns the receiver (nil for a function) and the other
+// arguments of a call.
+func splitArgs(cc *ssa.CallCommon) (recv ssa.Value, args []ssa.Value) {
+	if cc.IsInvoke() {
+		return cc.Value, cc.Args
+	}
+	if fn := cc.StaticCallee(); fn != nil && fn.Signature.Recv() != nil && len(cc.Args) > 0 {
+		return cc.Args[0], cc.Args[1:]
+	}
+	if sig := cc.Signature(); sig != nil && sig.Recv() != nil && len(cc.Args) > 0 {
+		return cc.Args[0], cc.Args[1:]
+	}
+	return nil, cc.Args
+}
+
+func arg(args []ssa.Value, i int) ssa.Value {
+	if i >= 0 && i < len(args) {
+		return args[i]
+	}
+	return nil
+}
+
+// result returns the value of result i of call: an Extract of the tuple,
+// or the call itself when it has one result. nil when unused.
+func result(v ssa.Value, i int) ssa.Value {
+	call, ok := v.(*ssa.Call)
+	if !ok {
+		return nil
+	}
+	tup, ok := call.Type().(*types.Tuple)
+	if !ok {
+		if i == 0 {
+			return call
+		}
+		return nil
+	}
+	if tup.Len() == 1 && i == 0 {
+		return call
+	}
+	for _, r := range *call.Referrers() {
+		if ex, ok := r.(*ssa.Extract); ok && ex.Index == i {
+			return ex
+		}
+	}
+	return nil
+}
+
+// errResult returns the value of the last result of call when it is an error.
+func errResult(v ssa.Value) ssa.Value {
+	call, ok := v.(*ssa.Call)
+	if !ok {
+		return nil
+	}
+	switch t := call.Type().(type) {
+	case *types.Tuple:
+		if t.Len() > 0 && isError(t.At(t.Len()-1).Type()) {
+			return result(call, t.Len()-1)
+		}
+	default:
+		if isError(t) {
+			return call
+		}
+	}
+	return nil
+}
+
+var errorType = types.Universe.Lookup("error").Type()
+
+func isError(t types.Type) bool { return types.Identical(t, errorType) }
+
+// methodCalls returns the calls of a method named one of names whose
+// receiver is v.
+func methodCalls(v ssa.Value, names ...string) []*ssa.Call {
+	if v == nil {
+		return nil
+	}
+	var out []*ssa.Call
+	for _, r := range *v.Referrers() {
+		call, ok := r.(*ssa.Call)
+		if !ok {
+			continue
+		}
+		fn := callee(call.Common())
+		if fn == nil {
+			continue
+		}
+		recv, _ := splitArgs(call.Common())
+		if recv != v {
+			continue
+		}
+		for _, n := range names {
+			if fn.Name() == n {
+				out = append(out, call)
+			}
+		}
+	}
+	return out
+}
+
+// fieldLoads returns the loads of field name of the struct v points to.
+func fieldLoads(v ssa.Value, name string) []ssa.Value {
+	var out []ssa.Value
+	for _, r := range *v.Referrers() {
+		fa, ok := r.(*ssa.FieldAddr)
+		if !ok || fa.X != v || fieldName(fa.X.Type(), fa.Field) != name {
+			continue
+		}
+		for _, rr := range *fa.Referrers() {
+			if u, ok := rr.(*ssa.UnOp); ok && u.Op == token.MUL {
+				out = append(out, u)
+			}
+		}
+	}
+	return out
+}
+
+func fieldName(t types.Type, i int) string {
+	if p, ok := types.Unalias(t).Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if s, ok := types.Unalias(t).Underlying().(*types.Struct); ok && i < s.NumFields() {
+		return s.Field(i).Name()
+	}
+	return ""
+}
+
+// peel strips conversions that do not change a value's identity.
+func peel(v ssa.Value) ssa.Value {
+	for {
+		switch x := v.(type) {
+		case *ssa.MakeInterface:
+			v = x.X
+		case *ssa.ChangeInterface:
+			v = x.X
+		case *ssa.ChangeType:
+			v = x.X
+		case *ssa.Convert:
+			v = x.X
+		default:
+			return v
+		}
+	}
+}
+
+// constString returns the string value of a constant.
+func constString(v ssa.Value) (string, bool) {
+	c, ok := peel(v).(*ssa.Const)
+	if !ok || c.Value == nil || c.Value.Kind() != constant.String {
+		return "", false
+	}
+	return constant.StringVal(c.Value), true
+}
+
+func constBool(v ssa.Value) (bool, bool) {
+	c, ok := peel(v).(*ssa.Const)
+	if !ok || c.Value == nil || c.Value.Kind() != constant.Bool {
+		return false, false
+	}
+	return constant.BoolVal(c.Value), true
+}
+
+func constInt(v ssa.Value) (int64, bool) {
+	c, ok := peel(v).(*ssa.Const)
+	if !ok || c.Value == nil || c.Value.Kind() != constant.Int {
+		return 0, false
+	}
+	n, ok := constant.Int64Val(c.Value)
+	return n, ok
+}
+
+func isNilConst(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	return ok && c.IsNil()
+}
+
+// globalName returns "pkgpath.Name" when v is a load of a package variable.
+func globalName(v ssa.Value) string {
+	v = peel(v)
+	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
+		if g, ok := u.X.(*ssa.Global); ok && g.Pkg != nil {
+			return normPath(g.Pkg.Pkg.Path()) + "." + g.Name()
+		}
+	}
+	return ""
+}
+
+var fmtVerb = regexp.MustCompile(`%[-+# 0-9.*\[\]]*[a-zA-Z%]`)
+
+// texts returns the possible constant values of a string value: constants,
+// concatenations, phis of those, fmt.Sprintf with a constant format (verbs
+// become an identifier), package variables initialised with constants.
+// param >= 0 when the text is a parameter of fn (its callers decide).
+func (a *pkgAnalysis) texts(v ssa.Value, depth int) (out []string, param int, ok bool) {
+	param = -1
+	if depth > 8 || v == nil {
+		return nil, -1, false
+	}
+	v = peel(v)
+	switch x := v.(type) {
+	case *ssa.Const:
+		if s, ok := constString(x); ok {
+			return []string{s}, -1, true
+		}
+	case *ssa.Parameter:
+		fn := x.Parent()
+		for i, p := range fn.Params {
+			if p == x {
+				if fn.Signature.Recv() != nil {
+					i--
+				}
+				return nil, i, false
+			}
+		}
+	case *ssa.BinOp:
+		if x.Op != token.ADD {
+			break
+		}
+		l, _, ok1 := a.texts(x.X, depth+1)
+		r, _, ok2 := a.texts(x.Y, depth+1)
+		if !ok1 || !ok2 || len(l)*len(r) > 16 {
+			break
+		}
+		for _, s := range l {
+			for _, t := range r {
+				out = append(out, s+t)
+			}
+		}
+		return out, -1, true
+	case *ssa.Phi:
+		for _, e := range x.Edges {
+			t, _, ok := a.texts(e, depth+1)
+			if !ok {
+				return nil, -1, false
+			}
+			out = append(out, t...)
+		}
+		return out, -1, len(out) > 0
+	case *ssa.Call:
+		fn := callee(x.Common())
+		if fn == nil {
+			break
+		}
+		switch fn.FullName() {
+		case "fmt.Sprintf":
+			if f, _, ok := a.texts(x.Call.Args[0], depth+1); ok && len(f) == 1 {
+				return []string{fmtVerb.ReplaceAllString(f[0], "_fmt_")}, -1, true
+			}
+		case "strings.TrimSpace":
+			return a.texts(x.Call.Args[0], depth+1)
+		}
+	case *ssa.UnOp:
+		if g, ok := x.X.(*ssa.Global); ok && x.Op == token.MUL {
+			if vals := a.globalInits()[g]; len(vals) == 1 {
+				return a.texts(vals[0], depth+1)
+			}
+		}
+	}
+	return nil, -1, false
+}
+
+// globalInits maps the package's variables to the values stored in them.
+func (a *pkgAnalysis) globalInits() map[*ssa.Global][]ssa.Value {
+	if a.globals != nil {
+		return a.globals
+	}
+	a.globals = map[*ssa.Global][]ssa.Value{}
+	for _, fn := range a.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if st, ok := instr.(*ssa.Store); ok {
+					if g, ok := st.Addr.(*ssa.Global); ok {
+						a.globals[g] = append(a.globals[g], st.Val)
+					}
+				}
+			}
+		}
+	}
+	return a.globals
+}
+
+// walk visits v and the values it is built from (operands, values stored
+// into it, elements of literals), calling f on each; f returns false to
+// not go further from a value.
+func walk(v ssa.Value, limit int, f func(ssa.Value) bool) {
+	seen := map[ssa.Value]bool{}
+	var visit func(v ssa.Value, d int)
+	visit = func(v ssa.Value, d int) {
+		if v == nil || seen[v] || d > limit || len(seen) > 400 {
+			return
+		}
+		seen[v] = true
+		if !f(v) {
+			return
+		}
+		switch x := v.(type) {
+		case *ssa.Alloc, *ssa.MakeMap, *ssa.MakeSlice:
+			for _, r := range *v.Referrers() {
+				switch r := r.(type) {
+				case *ssa.Store:
+					if r.Addr == v {
+						visit(r.Val, d+1)
+					}
+				case *ssa.MapUpdate:
+					if r.Map == v {
+						visit(r.Key, d+1)
+						visit(r.Value, d+1)
+					}
+				case *ssa.IndexAddr, *ssa.FieldAddr:
+					for _, rr := range *r.(ssa.Value).Referrers() {
+						if st, ok := rr.(*ssa.Store); ok && st.Addr == r.(ssa.Value) {
+							visit(st.Val, d+1)
+						}
+						if fa, ok := rr.(*ssa.FieldAddr); ok {
+							visit(fa, d+1)
+						}
+					}
+				}
+			}
+		case *ssa.FieldAddr:
+			for _, rr := range *x.Referrers() {
+				if st, ok := rr.(*ssa.Store); ok && st.Addr == x {
+					visit(st.Val, d+1)
+				}
+			}
+			visit(x.X, d+1)
+		case *ssa.Call:
+			for _, a := range x.Call.Args {
+				visit(a, d+1)
+			}
+			if x.Call.IsInvoke() {
+				visit(x.Call.Value, d+1)
+			}
+		case ssa.Instruction:
+			for _, op := range x.Operands(nil) {
+				if *op != nil {
+					visit(*op, d+1)
+				}
+			}
+		}
+	}
+	visit(v, 0)
+}
+
+// reachedStrings returns the constant strings v is built from.
+func reachedStrings(v ssa.Value) []string {
+	var out []string
+	walk(v, 12, func(x ssa.Value) bool {
+		if s, ok := constString(x); ok {
+			out = append(out, s)
+		}
+		return true
+	})
+	return out
+}
+
+// reachedCalls returns the functions whose results v is built from.
+func reachedCalls(v ssa.Value) []*types.Func {
+	var out []*types.Func
+	walk(v, 12, func(x ssa.Value) bool {
+		if c, ok := x.(*ssa.Call); ok {
+			if fn := callee(c.Common()); fn != nil {
+				out = append(out, fn)
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// storedField returns the values stored into field name of the struct
+// literal v (an Alloc, or a load of one) is built from.
+func storedField(v ssa.Value, name string) (vals []ssa.Value, found bool) {
+	v = peel(v)
+	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
+		v = u.X
+	}
+	alloc, ok := v.(*ssa.Alloc)
+	if !ok {
+		return nil, false
+	}
+	for _, r := range *alloc.Referrers() {
+		fa, ok := r.(*ssa.FieldAddr)
+		if !ok || fieldName(alloc.Type(), fa.Field) != name {
+			continue
+		}
+		for _, rr := range *fa.Referrers() {
+			if st, ok := rr.(*ssa.Store); ok && st.Addr == fa {
+				vals = append(vals, st.Val)
+			}
+		}
+	}
+	return vals, true
+}
+
+// freshGenerators make a new value at every call: a key built only from
+// them and constants cannot tell a redelivery from a new message.
+var freshGenerators = map[string]bool{
+	"time.Now": true, "math/rand.Int": true, "math/rand.Int63": true, "math/rand.Uint64": true,
+	"math/rand/v2.Int": true, "math/rand/v2.Uint64": true, "math/rand/v2.N": true,
+	"github.com/google/uuid.New": true, "github.com/google/uuid.NewString": true,
+	"github.com/google/uuid.NewRandom": true, "github.com/google/uuid.NewV7": true,
+	"github.com/gofrs/uuid.NewV4": true, "github.com/gofrs/uuid/v5.NewV4": true,
+	"github.com/gofrs/uuid.Must": false,
+	"github.com/segmentio/ksuid.New": true, "github.com/rs/xid.New": true,
+	"github.com/oklog/ulid/v2.Make": true, "github.com/idemkit/idem/guard.NewOwnerToken": true,
+	"crypto/rand.Text": true,
+}
+
+// keyIndependent reports whether a dedup key is built only from constants
+// and fresh values (uuid.New, time.Now …): a key that differs on every
+// delivery, so the check never sees a duplicate. Anything it cannot follow
+// (a parameter, a field, an unknown call) counts as depending on the message.
+func keyIndependent(v ssa.Value) (bool, string) {
+	if v == nil {
+		return false, ""
+	}
+	independent, fresh := true, ""
+	walk(v, 10, func(x ssa.Value) bool {
+		if !independent {
+			return false
+		}
+		switch x := x.(type) {
+		case *ssa.Const:
+			return false
+		case *ssa.Call:
+			fn := callee(x.Common())
+			if fn != nil && freshGenerators[fn.Origin().FullName()] {
+				fresh = fn.Pkg().Name() + "." + fn.Name()
+				return false
+			}
+			if fn == nil || len(x.Call.Args) == 0 && !x.Call.IsInvoke() {
+				independent = false
+			}
+			return true
+		case *ssa.Parameter, *ssa.FreeVar, *ssa.Global, *ssa.Alloc, *ssa.FieldAddr, *ssa.Field, *ssa.Extract, *ssa.IndexAddr, *ssa.Lookup:
+			if ex, ok := x.(*ssa.Extract); ok {
+				if c, ok := ex.Tuple.(*ssa.Call); ok {
+					fn := callee(c.Common())
+					if fn != nil && freshGenerators[fn.Origin().FullName()] {
+						fresh = fn.Pkg().Name() + "." + fn.Name()
+						return false
+					}
+				}
+			}
+			independent = false
+			return false
+		}
+		return true
+	})
+	return independent && fresh != "", fresh
+}
+
+// shortFunc names a function for messages: pkg.Func or pkg.Type.Method.
+func shortFunc(fn *types.Func) string {
+	if fn == nil {
+		return "?"
+	}
+	fn = fn.Origin()
+	pkg := ""
+	if fn.Pkg() != nil {
+		pkg = fn.Pkg().Name() + "."
+	}
+	_, recv := funcKey(fn)
+	if recv != "" {
+		return pkg + recv + "." + fn.Name()
+	}
+	return pkg + fn.Name()
+}
+
+// describeCall names a call for messages, using the receiver's static type
+// (redis.Client.IncrBy rather than redis.cmdable.IncrBy).
+func describeCall(cc *ssa.CallCommon) string {
+	fn := callee(cc)
+	if fn == nil {
+		return "call"
+	}
+	recv, _ := splitArgs(cc)
+	if recv != nil {
+		t := types.Unalias(recv.Type())
+		if p, ok := t.(*types.Pointer); ok {
+			t = types.Unalias(p.Elem())
+		}
+		if n, ok := t.(*types.Named); ok && n.Obj().Pkg() != nil {
+			return n.Obj().Pkg().Name() + "." + n.Obj().Name() + "." + fn.Name()
+		}
+	}
+	return shortFunc(fn)
+}
+
+// snippet shortens SQL text for messages.
+func snippet(q string) string {
+	q = strings.Join(strings.Fields(q), " ")
+	if len(q) > 64 {
+		q = q[:63] + "…"
+	}
+	return fmt.Sprintf("%q", q)
+}
+
+// sqlShaped reports whether an interface method looks like database/sql's
+// (sqlc's DBTX): ExecContext/QueryContext/QueryRowContext(ctx, string, ...any),
+// or pgx's Exec/Query/QueryRow(ctx, string, ...any).
+func sqlShaped(fn *types.Func) bool {
+	switch fn.Name() {
+	case "ExecContext", "QueryContext", "QueryRowContext", "Exec", "Query", "QueryRow":
+	default:
+		return false
+	}
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Params().Len() != 3 || !sig.Variadic() {
+		return false
+	}
+	p := sig.Params()
+	b, ok := p.At(1).Type().Underlying().(*types.Basic)
+	return ok && b.Kind() == types.String && isContext(p.At(0).Type())
+}
+
+func isContext(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context"
+}
+
+// Verbs of methods that write, for -iface=verbs.
+var writeVerbs = []string{
+	"Create", "Insert", "Add", "Save", "Store", "Put", "Incr", "Increment", "Decr",
+	"Decrement", "Deduct", "Debit", "Credit", "Charge", "Send", "Notify", "Enqueue",
+	"Append", "Push", "Record", "Reserve", "Transfer", "Pay", "Refund", "Apply",
+	"Award", "Grant", "Withdraw", "Deposit", "Emit", "Bump",
+}
+
+func writeVerb(name string) bool {
+	for _, v := range writeVerbs {
+		if rest, ok := strings.CutPrefix(name, v); ok && (rest == "" || rest[0] >= 'A' && rest[0] <= 'Z') {
+			return true
+		}
+	}
+	return false
+}
+
+// noReturn reports functions that never return, so that the SSA graph has no
+// edge after them (log.Fatal, os.Exit, zap's and logrus's Fatal …).
+func noReturn(fn *types.Func) bool {
+	switch fn.FullName() {
+	case "os.Exit", "runtime.Goexit", "log.Fatal", "log.Fatalf", "log.Fatalln",
+		"log.Panic", "log.Panicf", "log.Panicln",
+		"(*log.Logger).Fatal", "(*log.Logger).Fatalf", "(*log.Logger).Fatalln",
+		"(*log.Logger).Panic", "(*log.Logger).Panicf", "(*log.Logger).Panicln",
+		"(*testing.common).FailNow", "(*testing.common).Fatal", "(*testing.common).Fatalf",
+		"(*testing.common).SkipNow", "(*testing.common).Skip", "(*testing.common).Skipf":
+		return true
+	}
+	switch fn.Name() {
+	case "Fatal", "Fatalf", "Fatalln", "Fatalw":
+		sig, ok := fn.Type().(*types.Signature)
+		return ok && sig.Results().Len() == 0
+	}
+	return false
+}
