@@ -19,44 +19,44 @@ import (
 type role uint8
 
 const (
-	roleEffect      role = iota + 1 // a write or a call out; mode says how to classify it
-	rolePublish                     // publish/produce: an effect only with -publish
-	roleAck                         // acknowledges the message (or commits its offset)
-	roleNack                        // negative acknowledgement: redelivery
-	roleFetch                       // returns a message (or messages): a message source
-	roleAutoAckConsume              // starts a consumer; arg is the autoAck bool argument
-	roleAutoAckRead                 // reads and commits at once (kafka-go ReadMessage with a GroupID)
-	roleSubscribe                   // registers arg as a callback that is acked on return unless ManualAck
-	roleGuardInside                 // runs its callback arg only after claiming key (guard Do/Run)
-	roleClaim                       // guard Claim: returns a lease whose Outcome decides
-	roleOutcome                     // (*guard.Lease).Outcome
-	roleSetNX                       // SET NX: bool result, true = fresh
-	roleSetArgs                     // SET with SetArgs: NX when Mode is "NX"
-	roleRedisDel                    // deletes keys: a SET NX key deleted on the success path is a lock
-	roleRedisLookup                 // a read of a key: check-then-act when it decides a branch
-	roleRedisTx                     // TxPipelined/Watch: arg is a callback that queues a MULTI
-	roleWait                        // waits for goroutines
-	roleUniqueTest                  // tests an error for a unique violation
-	rolePrepare                     // prepares a statement: arg is the query
-	roleNewRequest                  // builds an HTTP request: arg is the method
-	roleRowsAffected                // rows affected by an Exec
-	roleScan                        // Scan of a QueryRow
-	roleRedisMark                   // a Redis write that records a key (SET, SADD, HSET …)
+	roleEffect         role = iota + 1 // a write or a call out; mode says how to classify it
+	rolePublish                        // publish/produce: an effect only with -publish
+	roleAck                            // acknowledges the message (or commits its offset)
+	roleNack                           // negative acknowledgement: redelivery
+	roleFetch                          // returns a message (or messages): a message source
+	roleAutoAckConsume                 // starts a consumer; arg is the autoAck bool argument
+	roleAutoAckRead                    // reads and commits at once (kafka-go ReadMessage with a GroupID)
+	roleSubscribe                      // registers arg as a callback that is acked on return unless ManualAck
+	roleGuardInside                    // runs its callback arg only after claiming key (guard Do/Run)
+	roleClaim                          // guard Claim: returns a lease whose Outcome decides
+	roleOutcome                        // (*guard.Lease).Outcome
+	roleSetNX                          // SET NX: bool result, true = fresh
+	roleSetArgs                        // SET with SetArgs: NX when Mode is "NX"
+	roleRedisDel                       // deletes keys: a SET NX key deleted on the success path is a lock
+	roleRedisLookup                    // a read of a key: check-then-act when it decides a branch
+	roleRedisTx                        // TxPipelined/Watch: arg is a callback that queues a MULTI
+	roleWait                           // waits for goroutines
+	roleUniqueTest                     // tests an error for a unique violation
+	rolePrepare                        // prepares a statement: arg is the query
+	roleNewRequest                     // builds an HTTP request: arg is the method
+	roleRowsAffected                   // rows affected by an Exec
+	roleScan                           // Scan of a QueryRow
+	roleRedisMark                      // a Redis write that records a key (SET, SADD, HSET …)
 )
 
 // mode says how an effect rule is classified.
 type mode uint8
 
 const (
-	modeAlways     mode = iota // always a non-idempotent effect
-	modeSQLExec                // SQL text in arg: classified (sqlclass.go)
-	modeSQLQuery               // SQL text in arg: an effect only when the text writes
-	modeSQLStmt                // prepared statement: text from the Prepare call
-	modeGormCreate             // gorm Create: an insert unless OnConflict{DoNothing|UpdateAll}
-	modeGormUpdate             // gorm Update/UpdateColumn(s): accumulating when a gorm.Expr refers to its column
-	modeMongoUpdate            // update document in arg: accumulating operators ($inc, $push, $mul …)
-	modeHTTPDo                 // request in arg: POST/PATCH without an Idempotency-Key header
-	modeHTTPPost               // http.Post, Client.Post, PostForm: no way to set a header
+	modeAlways      mode = iota // always a non-idempotent effect
+	modeSQLExec                 // SQL text in arg: classified (sqlclass.go)
+	modeSQLQuery                // SQL text in arg: an effect only when the text writes
+	modeSQLStmt                 // prepared statement: text from the Prepare call
+	modeGormCreate              // gorm Create: an insert unless OnConflict{DoNothing|UpdateAll}
+	modeGormUpdate              // gorm Update/UpdateColumn(s): accumulating when a gorm.Expr refers to its column
+	modeMongoUpdate             // update document in arg: accumulating operators ($inc, $push, $mul …)
+	modeHTTPDo                  // request in arg: POST/PATCH without an Idempotency-Key header
+	modeHTTPPost                // http.Post, Client.Post, PostForm: no way to set a header
 )
 
 // effectKind is the class of an effect, used in messages and for IDEM006.

@@ -756,15 +756,15 @@ func (s *summary) cond(v ssa.Value, depth int) (*check, impl, impl) {
 }
 
 var sentinels = map[string]string{
-	pSQL + ".ErrNoRows":                 "norows",
-	pPgx + ".ErrNoRows":                 "norows",
-	pPgxV4 + ".ErrNoRows":               "norows",
-	pRedis + ".Nil":                     "norows",
-	pRedisV8 + ".Nil":                   "norows",
-	pMongo + ".ErrNoDocuments":          "norows",
-	pMongoV2 + ".ErrNoDocuments":        "norows",
-	pGorm + ".ErrRecordNotFound":        "norows",
-	pGorm + ".ErrDuplicatedKey":         "dupkey",
+	pSQL + ".ErrNoRows":                          "norows",
+	pPgx + ".ErrNoRows":                          "norows",
+	pPgxV4 + ".ErrNoRows":                        "norows",
+	pRedis + ".Nil":                              "norows",
+	pRedisV8 + ".Nil":                            "norows",
+	pMongo + ".ErrNoDocuments":                   "norows",
+	pMongoV2 + ".ErrNoDocuments":                 "norows",
+	pGorm + ".ErrRecordNotFound":                 "norows",
+	pGorm + ".ErrDuplicatedKey":                  "dupkey",
 	"github.com/jackc/pgerrcode.UniqueViolation": "dupkey",
 }
 

@@ -435,7 +435,7 @@ var freshGenerators = map[string]bool{
 	"github.com/google/uuid.New": true, "github.com/google/uuid.NewString": true,
 	"github.com/google/uuid.NewRandom": true, "github.com/google/uuid.NewV7": true,
 	"github.com/gofrs/uuid.NewV4": true, "github.com/gofrs/uuid/v5.NewV4": true,
-	"github.com/gofrs/uuid.Must": false,
+	"github.com/gofrs/uuid.Must":     false,
 	"github.com/segmentio/ksuid.New": true, "github.com/rs/xid.New": true,
 	"github.com/oklog/ulid/v2.Make": true, "github.com/idemkit/idem/guard.NewOwnerToken": true,
 	"crypto/rand.Text": true,
