@@ -365,7 +365,7 @@ func (a *pkgAnalysis) analyse(s *summary) {
 			s.decisions = append(s.decisions, d)
 		}
 		if fail := a.failureSide(s, in); fail >= 0 {
-			d := &decision{blk: b, fresh: b.Succs[fail], other: b.Succs[1-fail]}
+			d := &decision{blk: b, fresh: b.Succs[fail], other: b.Succs[1-fail], what: errCallDesc(in.Cond)}
 			s.failures = append(s.failures, d)
 		}
 	}
@@ -568,6 +568,37 @@ func (a *pkgAnalysis) failureSide(s *summary, in *ssa.If) int {
 		return 0
 	}
 	return 1
+}
+
+// errCallDesc describes the call whose error an error test tests.
+func errCallDesc(cond ssa.Value) string {
+	bin, ok := cond.(*ssa.BinOp)
+	if !ok {
+		return "a call"
+	}
+	v := bin.X
+	if isNilConst(v) {
+		v = bin.Y
+	}
+	for range 4 {
+		switch x := v.(type) {
+		case *ssa.Extract:
+			v = x.Tuple
+			continue
+		case *ssa.Phi:
+			for _, e := range x.Edges {
+				if !isNilConst(e) {
+					v = e
+					break
+				}
+			}
+			continue
+		case *ssa.Call:
+			return describeCall(x.Common())
+		}
+		break
+	}
+	return "a call"
 }
 
 var decodeName = []string{"Unmarshal", "Decode", "Parse", "Valid", "Bind", "Scan", "Atoi", "Convert"}
@@ -926,7 +957,7 @@ func (a *pkgAnalysis) inferGuardedParams(s *summary) {
 // only on a fresh path.
 func (a *pkgAnalysis) inferDedup(s *summary) {
 	fn := s.fn
-	if len(s.decisions) == 0 {
+	if len(s.decisions) == 0 && len(s.values) == 0 {
 		return
 	}
 	res := fn.Signature.Results()
