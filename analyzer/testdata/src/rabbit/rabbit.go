@@ -158,7 +158,7 @@ func updateStats(ctx context.Context, db *sql.DB, d amqp.Delivery) error {
 // --- IDEM002: ack before the effect ---------------------------------------------
 
 func ackFirst(ctx context.Context, db *sql.DB, d amqp.Delivery) {
-	d.Ack(false) // want `ack amqp091.Delivery.Ack in handler ackFirst comes before effect sql.DB.ExecContext .* a crash in between loses the message \(IDEM002\)`
+	d.Ack(false)                                                                           // want `ack amqp091.Delivery.Ack in handler ackFirst comes before effect sql.DB.ExecContext .* a crash in between loses the message \(IDEM002\)`
 	db.ExecContext(ctx, `UPDATE users SET points = points + 1 WHERE id = $1`, d.MessageId) // want `IDEM001`
 }
 
@@ -175,7 +175,7 @@ func loopAckAfter(ctx context.Context, db *sql.DB, msgs <-chan amqp.Delivery) {
 
 func loopAckFirst(ctx context.Context, db *sql.DB, msgs <-chan amqp.Delivery) {
 	for d := range msgs {
-		d.Ack(false) // want `IDEM002`
+		d.Ack(false)                                                            // want `IDEM002`
 		db.ExecContext(ctx, `INSERT INTO ledger (id) VALUES ($1)`, d.MessageId) // want `IDEM001`
 	}
 }
