@@ -368,7 +368,7 @@ func (s *summary) failureBefore(b *ssa.BasicBlock) *decision {
 	}
 	for _, d := range s.decisions {
 		for i, succ := range d.blk.Succs {
-			if d.succ[i] == implDup && succ.Dominates(b) {
+			if d.succ[i] == implDup && succ.Dominates(b) && !s.reaches(d.blk.Succs[1-i], b, d.blk) {
 				return nil
 			}
 		}

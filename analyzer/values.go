@@ -208,9 +208,13 @@ func isNilConst(v ssa.Value) bool {
 	return ok && c.IsNil()
 }
 
-// globalName returns "pkgpath.Name" when v is a load of a package variable.
+// globalName returns "pkgpath.Name" when v is a load of a package variable,
+// or names go-redis's Nil, which is a constant.
 func globalName(v ssa.Value) string {
 	v = peel(v)
+	if s, ok := constString(v); ok && s == "redis: nil" {
+		return pRedis + ".Nil"
+	}
 	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
 		if g, ok := u.X.(*ssa.Global); ok && g.Pkg != nil {
 			return normPath(g.Pkg.Pkg.Path()) + "." + g.Name()
