@@ -34,6 +34,9 @@ func TestScript(t *testing.T) {
 		UpdateScripts:       *update,
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"replace": cmdReplace,
+		},
 		Setup: func(env *testscript.Env) error {
 			// For scripts that build against this checkout with the go
 			// command (go tool idemgen): the module, and the caches of the
@@ -60,4 +63,22 @@ func goEnv(name string) (string, error) {
 		return "", err
 	}
 	return strings.TrimSpace(string(out)), nil
+}
+
+// cmdReplace is the script command "replace file old new": it replaces the
+// first old in file with new (the way a hand edit changes one line), and
+// fails when file does not contain old. The strings may use \n for newlines.
+func cmdReplace(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: replace file old new")
+	}
+	name := ts.MkAbs(args[0])
+	data, err := os.ReadFile(name)
+	ts.Check(err)
+	old := strings.ReplaceAll(args[1], `\n`, "\n")
+	repl := strings.ReplaceAll(args[2], `\n`, "\n")
+	if !strings.Contains(string(data), old) {
+		ts.Fatalf("%s does not contain %q", args[0], old)
+	}
+	ts.Check(os.WriteFile(name, []byte(strings.Replace(string(data), old, repl, 1)), 0o666))
 }

@@ -185,24 +185,24 @@ func isHelpFlag(s string) bool {
 	return false
 }
 
-// newFlags returns a flag set for cmd whose errors Main turns into usage
-// errors and whose -h prints the help on stdout.
-func newFlags(cmd string, stdout io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("idemgen "+cmd, flag.ContinueOnError)
+// newFlags returns a flag set for cmd that prints nothing itself: parseFlags
+// turns its errors into usage errors and prints the help for -h.
+func newFlags(cmd string) *flag.FlagSet {
+	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.Usage = func() { io.WriteString(stdout, usage) }
+	fs.Usage = func() {}
 	return fs
 }
 
 // parseFlags parses args, turning flag errors into usage errors; -h prints
-// the help and returns flag.ErrHelp.
-func parseFlags(fs *flag.FlagSet, args []string) error {
+// the help on stdout and returns flag.ErrHelp.
+func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 	err := fs.Parse(args)
 	switch {
 	case err == nil:
 		return nil
 	case errors.Is(err, flag.ErrHelp):
-		fs.Usage()
+		io.WriteString(stdout, usage)
 		return err
 	default:
 		return usagef("%s: %v", fs.Name(), err)
@@ -417,10 +417,10 @@ func loadAll(targets []target, stderr io.Writer) ([]*plan, error) {
 }
 
 func runGenerate(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("generate", stdout)
+	fs := newFlags("generate")
 	file := fs.String("f", DefaultSpec, "the spec file")
 	verbose := fs.Bool("v", false, "also list the files that are up to date")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
 	}
 	targets, err := specTargets(*file, flagSet(fs, "f"), fs.Args())
@@ -454,9 +454,9 @@ func runGenerate(args []string, stdout, stderr io.Writer) error {
 }
 
 func runCheck(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("check", stdout)
+	fs := newFlags("check")
 	file := fs.String("f", DefaultSpec, "the spec file")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
 	}
 	targets, err := specTargets(*file, flagSet(fs, "f"), fs.Args())

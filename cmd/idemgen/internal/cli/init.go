@@ -95,10 +95,10 @@ func StarterSpec(pkg string) []byte {
 var packageName = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
 
 func runInit(args []string, stdout, _ io.Writer) error {
-	fs := newFlags("init", stdout)
+	fs := newFlags("init")
 	file := fs.String("f", DefaultSpec, "the spec file to write")
 	pkg := fs.String("package", "", "the Go package of the generated code")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
