@@ -39,17 +39,16 @@ func TestScript(t *testing.T) {
 		},
 		Setup: func(env *testscript.Env) error {
 			// For scripts that build against this checkout with the go
-			// command (go tool idemgen): the module, and the caches of the
-			// machine, offline.
+			// command (go tool idemgen): the module, and the go command's
+			// caches and proxy of this machine.
 			env.Setenv("IDEM_ROOT", root)
-			for _, name := range []string{"GOMODCACHE", "GOCACHE"} {
+			for _, name := range []string{"GOPATH", "GOMODCACHE", "GOCACHE", "GOPROXY"} {
 				v, err := goEnv(name)
 				if err != nil {
 					return err
 				}
 				env.Setenv(name, v)
 			}
-			env.Setenv("GOPROXY", "off")
 			env.Setenv("GOTOOLCHAIN", "local")
 			return nil
 		},
