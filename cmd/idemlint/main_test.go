@@ -1,0 +1,88 @@
+package main_test
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestDrivers builds idemlint and runs it both ways over the module in
+// ../../analyzer/testdata/vetmodule: standalone (exit 3 with findings, 0
+// without) and as go vet's -vettool (exit 1 with findings), with facts
+// flowing from the billing package to its caller in both.
+func TestDrivers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a binary and runs go vet")
+	}
+	bin := filepath.Join(t.TempDir(), "idemlint")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	mod, err := filepath.Abs("../../analyzer/testdata/vetmodule")
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(name string, args ...string) (string, int) {
+		cmd := exec.Command(name, args...)
+		cmd.Dir = mod
+		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		err := cmd.Run()
+		code := 0
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return out.String(), code
+	}
+	wantFindings := func(t *testing.T, out string) {
+		t.Helper()
+		for _, want := range []string{
+			`handlers.go:14:26: effect sql.DB.ExecContext "UPDATE users SET points = points + $1 WHERE id = $2" in handler AddPoints is not guarded by a dedup check (IDEM001)`,
+			`handlers.go:20:23: effect billing.Charge → http.Client.Do POST in handler ChargeOrder is not guarded by a dedup check (IDEM001)`,
+		} {
+			if !strings.Contains(out, want) {
+				t.Errorf("output lacks %q:\n%s", want, out)
+			}
+		}
+		if strings.Contains(out, "Guarded") {
+			t.Errorf("a finding in the guarded handler:\n%s", out)
+		}
+	}
+
+	t.Run("standalone", func(t *testing.T) {
+		out, code := run(bin, "./...")
+		wantFindings(t, out)
+		if code != 3 {
+			t.Errorf("exit code %d, want 3 (findings)", code)
+		}
+		out, code = run(bin, "./clean")
+		if code != 0 || out != "" {
+			t.Errorf("clean package: exit %d, output %q", code, out)
+		}
+	})
+	t.Run("json", func(t *testing.T) {
+		out, code := run(bin, "-json", "./handlers")
+		if code != 0 || !strings.Contains(out, `"category": "IDEM001"`) {
+			t.Errorf("-json: exit %d, output:\n%s", code, out)
+		}
+	})
+	t.Run("vet", func(t *testing.T) {
+		out, code := run("go", "vet", "-vettool="+bin, "./...")
+		wantFindings(t, out)
+		if code != 1 {
+			t.Errorf("exit code %d, want 1 (go vet with findings)", code)
+		}
+		out, code = run("go", "vet", "-vettool="+bin, "./clean")
+		if code != 0 {
+			t.Errorf("clean package under go vet: exit %d\n%s", code, out)
+		}
+	})
+}
