@@ -381,7 +381,11 @@ func (a *pkgAnalysis) visitRule(s *summary, ci ssa.CallInstruction, r *rule, rec
 	case roleGuardInside:
 		c := &check{call: ci, pos: ci.Pos(), desc: describeCall(ci.Common()), kind: ckGuardDo, key: arg(args, r.key), decided: true}
 		s.checks = append(s.checks, c)
-		guarded[r.arg] = true
+		if ind, gen := keyIndependent(c.key); ind {
+			c.invalid = "its key is built from " + gen + ", which differs on every delivery"
+		} else {
+			guarded[r.arg] = true
+		}
 		if r.name == "Do" {
 			if f := funcValue(arg(args, r.arg)); f != nil {
 				s.doTx[f] = c

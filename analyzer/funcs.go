@@ -329,6 +329,10 @@ func (a *pkgAnalysis) analyse(s *summary) {
 				}
 			case *ssa.Select:
 				s.waits[in] = true
+			case *ssa.IndexAddr:
+				if a.cat.messageClient(in.Type()) != "" {
+					s.srcSet[in] = true // the next message of a batch
+				}
 			case *ssa.If:
 				ifs = append(ifs, in)
 			}
@@ -682,19 +686,48 @@ func (a *pkgAnalysis) isLock(s *summary, c *check) bool {
 	return false
 }
 
-// sameKey reports whether two key values are the same value or the same
-// constant.
-func sameKey(x, y ssa.Value) bool {
-	if x == nil || y == nil {
+// sameKey reports whether two key values are the same value, or computed
+// the same way from the same values and constants ("lock:"+o.User twice).
+func sameKey(x, y ssa.Value) bool { return sameExpr(x, y, 0) }
+
+func sameExpr(x, y ssa.Value, depth int) bool {
+	if x == nil || y == nil || depth > 6 {
 		return false
 	}
 	x, y = peelVariadic(peel(x)), peelVariadic(peel(y))
 	if x == y {
 		return true
 	}
-	sx, ok1 := constString(x)
-	sy, ok2 := constString(y)
-	return ok1 && ok2 && sx == sy
+	if sx, ok := constString(x); ok {
+		sy, ok := constString(y)
+		return ok && sx == sy
+	}
+	switch a := x.(type) {
+	case *ssa.BinOp:
+		b, ok := y.(*ssa.BinOp)
+		return ok && a.Op == b.Op && sameExpr(a.X, b.X, depth+1) && sameExpr(a.Y, b.Y, depth+1)
+	case *ssa.UnOp:
+		b, ok := y.(*ssa.UnOp)
+		return ok && a.Op == b.Op && sameExpr(a.X, b.X, depth+1)
+	case *ssa.FieldAddr:
+		b, ok := y.(*ssa.FieldAddr)
+		return ok && a.Field == b.Field && sameExpr(a.X, b.X, depth+1)
+	case *ssa.Field:
+		b, ok := y.(*ssa.Field)
+		return ok && a.Field == b.Field && sameExpr(a.X, b.X, depth+1)
+	case *ssa.Call:
+		b, ok := y.(*ssa.Call)
+		if !ok || len(a.Call.Args) != len(b.Call.Args) || callee(a.Common()) == nil || callee(a.Common()) != callee(b.Common()) {
+			return false
+		}
+		for i := range a.Call.Args {
+			if !sameExpr(a.Call.Args[i], b.Call.Args[i], depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // peelVariadic returns the single element stored into a variadic slice.

@@ -135,7 +135,7 @@ func (a *pkgAnalysis) scope(s *summary) map[ssa.Instruction]bool {
 		}
 		return in
 	}
-	for _, src := range s.sources {
+	for src := range s.srcSet {
 		s.forward(src, func(instr ssa.Instruction) int {
 			in[instr] = true
 			return 0

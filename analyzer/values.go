@@ -110,7 +110,14 @@ func methodCalls(v ssa.Value, names ...string) []*ssa.Call {
 		return nil
 	}
 	var out []*ssa.Call
+	refs := append([]ssa.Instruction(nil), *v.Referrers()...)
+	// Methods promoted from an embedded field are called on its address.
 	for _, r := range *v.Referrers() {
+		if fa, ok := r.(*ssa.FieldAddr); ok && fa.X == v && embedded(v.Type(), fa.Field) {
+			refs = append(refs, *fa.Referrers()...)
+		}
+	}
+	for _, r := range refs {
 		call, ok := r.(*ssa.Call)
 		if !ok {
 			continue
@@ -120,7 +127,7 @@ func methodCalls(v ssa.Value, names ...string) []*ssa.Call {
 			continue
 		}
 		recv, _ := splitArgs(call.Common())
-		if recv != v {
+		if recv != v && userRecv(recv) != v {
 			continue
 		}
 		for _, n := range names {
@@ -515,6 +522,7 @@ func describeCall(cc *ssa.CallCommon) string {
 	}
 	recv, _ := splitArgs(cc)
 	if recv != nil {
+		recv = userRecv(recv)
 		t := types.Unalias(recv.Type())
 		if p, ok := t.(*types.Pointer); ok {
 			t = types.Unalias(p.Elem())
@@ -524,6 +532,41 @@ func describeCall(cc *ssa.CallCommon) string {
 		}
 	}
 	return shortFunc(fn)
+}
+
+// userRecv undoes the implicit selection of an embedded field, so that a
+// promoted method is named after the type it was called on.
+func userRecv(v ssa.Value) ssa.Value {
+	for range 4 {
+		switch x := v.(type) {
+		case *ssa.UnOp:
+			fa, ok := x.X.(*ssa.FieldAddr)
+			if !ok || x.Op != token.MUL || !embedded(fa.X.Type(), fa.Field) {
+				return v
+			}
+			v = fa.X
+		case *ssa.FieldAddr:
+			if !embedded(x.X.Type(), x.Field) {
+				return v
+			}
+			v = x.X
+		case *ssa.Field:
+			if !embedded(x.X.Type(), x.Field) {
+				return v
+			}
+			v = x.X
+		default:
+			return v
+		}
+	}
+	return v
+}
+
+func embedded(t types.Type, i int) bool {
+	if s, ok := derefType(t).Underlying().(*types.Struct); ok && i < s.NumFields() {
+		return s.Field(i).Embedded()
+	}
+	return false
 }
 
 // snippet shortens SQL text for messages.
