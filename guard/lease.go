@@ -57,6 +57,7 @@ type Lease struct {
 	until  time.Time
 	result []byte
 	ended  bool
+	lost   bool // ended by ErrLeaseLost: later calls answer it again
 }
 
 // NewLease returns the Lease of a claim. Stores call it.
@@ -138,6 +139,9 @@ func (l *Lease) begin() error {
 	if l.outcome != Applied {
 		return fmt.Errorf("%w: the key was a duplicate", errNotHeld)
 	}
+	if l.lost {
+		return errFor(ErrLeaseLost, l.consumer, "", nil)
+	}
 	if l.ended {
 		return fmt.Errorf("%w: it was already completed, failed or released", errNotHeld)
 	}
@@ -148,6 +152,7 @@ func (l *Lease) end(err error) {
 	if err == nil || errors.Is(err, ErrLeaseLost) {
 		l.mu.Lock()
 		l.ended = true
+		l.lost = err != nil
 		l.mu.Unlock()
 	}
 	if errors.Is(err, ErrLeaseLost) {
