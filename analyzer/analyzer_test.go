@@ -9,5 +9,5 @@ import (
 )
 
 func TestAnalyzer(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), analyzer.Analyzer, "a", "rabbit", "smsdk", "shop", "saramax", "orders", "js", "redisx")
+	analysistest.Run(t, analysistest.TestData(), analyzer.Analyzer, "a", "rabbit", "smsdk", "shop", "saramax", "orders", "js", "redisx", "kafkago", "wm", "ps", "sqsx", "asynqx", "franz", "confluent", "rocket")
 }

@@ -374,7 +374,9 @@ func (s *summary) failureBefore(b *ssa.BasicBlock) *decision {
 		}
 	}
 	for _, f := range s.failures {
-		if f.fresh == b || f.fresh.Dominates(b) || s.reaches(f.fresh, b, f.blk) {
+		// A failure side that is a join (a loop header reached by continue)
+		// dominates nothing in particular: only paths count.
+		if f.fresh == b && len(b.Preds) == 1 || len(f.fresh.Preds) == 1 && f.fresh.Dominates(b) || s.reaches(f.fresh, b, f.blk) {
 			return f
 		}
 	}

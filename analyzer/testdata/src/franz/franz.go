@@ -1,0 +1,74 @@
+// Package franz: twmb/franz-go poll loops.
+package franz
+
+import (
+	"context"
+	"database/sql"
+
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"shop"
+)
+
+func naive(ctx context.Context, cl *kgo.Client, db *sql.DB) {
+	for {
+		fetches := cl.PollFetches(ctx)
+		fetches.EachRecord(func(r *kgo.Record) {
+			o, _ := shop.Decode(r.Value)
+			shop.DeductStock(ctx, db, o.SKU, o.Qty) // want `IDEM001`
+			shop.AddPoints(ctx, db, o.User, o.Qty)  // want `IDEM001`
+			shop.SendSMS(ctx, o.Phone, "hi")        // want `IDEM001`
+			shop.BumpStats(ctx, db, o.Day, o.GMV)   // want `IDEM001`
+		})
+	}
+}
+
+func correct(ctx context.Context, cl *kgo.Client, db *sql.DB) error {
+	for {
+		fetches := cl.PollFetches(ctx)
+		var done []*kgo.Record
+		var failed error
+		fetches.EachRecord(func(r *kgo.Record) {
+			if failed != nil {
+				return
+			}
+			if err := apply(ctx, db, r); err != nil {
+				failed = err
+				return
+			}
+			done = append(done, r)
+		})
+		if err := cl.CommitRecords(ctx, done...); err != nil {
+			return err
+		}
+		if failed != nil {
+			return failed
+		}
+	}
+}
+
+func apply(ctx context.Context, db *sql.DB, r *kgo.Record) error {
+	o, err := shop.Decode(r.Value)
+	if err != nil {
+		return nil
+	}
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	fresh, err := shop.Claim(ctx, tx, "orders", string(r.Key))
+	if err != nil || !fresh {
+		return err
+	}
+	if err := shop.DeductStock(ctx, tx, o.SKU, o.Qty); err != nil {
+		return err
+	}
+	if err := shop.AddPoints(ctx, tx, o.User, o.Qty); err != nil {
+		return err
+	}
+	if err := shop.BumpStats(ctx, tx, o.Day, o.GMV); err != nil {
+		return err
+	}
+	return tx.Commit()
+}

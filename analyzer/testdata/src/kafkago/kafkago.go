@@ -1,0 +1,141 @@
+// Package kafkago: segmentio/kafka-go readers.
+package kafkago
+
+import (
+	"context"
+	"database/sql"
+
+	"github.com/segmentio/kafka-go"
+
+	"shop"
+)
+
+// FetchMessage + CommitMessages after the effect: the at-least-once loop.
+func naive(ctx context.Context, r *kafka.Reader, db *sql.DB) error {
+	for {
+		m, err := r.FetchMessage(ctx)
+		if err != nil {
+			return err
+		}
+		o, err := shop.Decode(m.Value)
+		if err != nil {
+			r.CommitMessages(ctx, m)
+			continue
+		}
+		if err := shop.DeductStock(ctx, db, o.SKU, o.Qty); err != nil { // want `IDEM001`
+			return err
+		}
+		if err := shop.AddPoints(ctx, db, o.User, o.Qty); err != nil { // want `IDEM001`
+			return err
+		}
+		if err := shop.SendSMS(ctx, o.Phone, "hi"); err != nil { // want `IDEM001`
+			return err
+		}
+		if err := shop.BumpStats(ctx, db, o.Day, o.GMV); err != nil { // want `IDEM001`
+			return err
+		}
+		if err := r.CommitMessages(ctx, m); err != nil {
+			return err
+		}
+	}
+}
+
+func correct(ctx context.Context, r *kafka.Reader, db *sql.DB) error {
+	for {
+		m, err := r.FetchMessage(ctx)
+		if err != nil {
+			return err
+		}
+		o, err := shop.Decode(m.Value)
+		if err != nil {
+			r.CommitMessages(ctx, m)
+			continue
+		}
+		tx, err := db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		fresh, err := shop.Claim(ctx, tx, "orders", string(m.Key))
+		if err != nil {
+			tx.Rollback()
+			return err
+		}
+		if fresh {
+			if err := shop.DeductStock(ctx, tx, o.SKU, o.Qty); err != nil {
+				tx.Rollback()
+				return err
+			}
+			if err := shop.AddPoints(ctx, tx, o.User, o.Qty); err != nil {
+				tx.Rollback()
+				return err
+			}
+			if err := shop.BumpStats(ctx, tx, o.Day, o.GMV); err != nil {
+				tx.Rollback()
+				return err
+			}
+			if err := tx.Commit(); err != nil {
+				return err
+			}
+		} else {
+			tx.Rollback()
+		}
+		if err := r.CommitMessages(ctx, m); err != nil {
+			return err
+		}
+	}
+}
+
+// ReadMessage on a reader with a GroupID commits as it reads.
+func autoCommit(ctx context.Context, db *sql.DB) error {
+	r := kafka.NewReader(kafka.ReaderConfig{Brokers: []string{"localhost:9092"}, GroupID: "points", Topic: "orders"})
+	for {
+		m, err := r.ReadMessage(ctx) // want `auto-ack consumer kafka.Reader.ReadMessage \(commits on read with a GroupID\) acks each message before handler autoCommit performs .*\(IDEM007\)`
+		if err != nil {
+			return err
+		}
+		o, _ := shop.Decode(m.Value)
+		shop.AddPoints(ctx, db, o.User, o.Qty) // want `IDEM001`
+	}
+}
+
+// Without a GroupID nothing is committed: no auto-ack.
+func noGroup(ctx context.Context, db *sql.DB) error {
+	r := kafka.NewReader(kafka.ReaderConfig{Brokers: []string{"localhost:9092"}, Topic: "orders", Partition: 0})
+	for {
+		m, err := r.ReadMessage(ctx)
+		if err != nil {
+			return err
+		}
+		o, _ := shop.Decode(m.Value)
+		shop.SetPhone(ctx, db, o.User, o.Phone)
+	}
+}
+
+func commitFirst(ctx context.Context, r *kafka.Reader, db *sql.DB) error {
+	for {
+		m, err := r.FetchMessage(ctx)
+		if err != nil {
+			return err
+		}
+		r.CommitMessages(ctx, m) // want `IDEM002`
+		o, _ := shop.Decode(m.Value)
+		shop.AddPoints(ctx, db, o.User, o.Qty) // want `IDEM001`
+	}
+}
+
+// The commit of one message does not precede the next message's effect.
+func commitAfterPure(ctx context.Context, r *kafka.Reader) error {
+	for {
+		m, err := r.FetchMessage(ctx)
+		if err != nil {
+			return err
+		}
+		println(string(m.Value))
+		r.CommitMessages(ctx, m)
+	}
+}
+
+// A producer building kafka.Message values is no handler.
+func produce(ctx context.Context, w *kafka.Writer, db *sql.DB, o shop.Order) error {
+	return w.WriteMessages(ctx, kafka.Message{Key: []byte(o.ID)})
+}
