@@ -93,19 +93,10 @@ func BenchmarkSQL(b *testing.B) {
 					out, err := store.Do(ctx, "deduct_inventory", k.Key(), nil, func(ctx context.Context, tx *sql.Tx) error {
 						return deduct(ctx, tx, i)
 					})
-					if err == nil && out != guard.Applied {
-						err = fmt.Errorf("outcome %v, want applied", out)
-					}
-					return err
+					return guardtest.WantApplied(out, err)
 				},
 			}
-			for _, mode := range []string{"unguarded", "guarded"} {
-				for _, conc := range guardtest.BenchConcurrencies {
-					b.Run(fmt.Sprintf("%s/c%d", mode, conc), func(b *testing.B) {
-						guardtest.RunConcurrent(b, conc, message[mode])
-					})
-				}
-			}
+			guardtest.BenchGuarded(b, message["unguarded"], message["guarded"])
 		})
 	}
 }

@@ -272,48 +272,17 @@ func (e *SQLEngine) Do(ctx context.Context, consumer, key string, fp []byte, app
 	}
 	start := time.Now()
 	h := KeyHash(key)
-	var (
-		out      Outcome
-		refused  bool
-		rejected error
-	)
-	err := e.retry(ctx, consumer, key, func() error {
-		out, refused, rejected = 0, false, nil
-		tx, err := e.b.Begin(ctx)
-		if err != nil {
-			return fmt.Errorf("guard: begin: %w", err)
-		}
-		defer func() {
-			if out != Applied {
-				tx.Rollback(context.WithoutCancel(ctx))
-			}
-		}()
-		v, rec, err := e.claim(ctx, tx, consumer, key, h[:], fp, StateDone, "", 0)
-		if err != nil {
-			return err
-		}
-		if !v.Action.Acquires() {
-			if v.Action == ActMarkUncertain { // the claim turned an expired at-most-once lease uncertain: keep that
-				if err := tx.Commit(ctx); err != nil {
-					return fmt.Errorf("guard: commit: %w", err)
-				}
-			}
-			refused = true
-			out, err = e.cfg.Refuse(ctx, consumer, key, v, rec)
-			return err
-		}
+	var rejected error
+	out, refused, err := e.transact(ctx, consumer, key, h[:], fp, StateDone, func(tx SQLTx) (bool, error) {
+		rejected = nil
 		if err := apply(ctx, tx); err != nil {
 			if IsRejected(err) {
 				rejected = err
-				return nil
+				return false, nil
 			}
-			return err
+			return false, err
 		}
-		if err := tx.Commit(ctx); err != nil {
-			return fmt.Errorf("guard: commit: %w", err)
-		}
-		out = Applied
-		return nil
+		return true, nil
 	})
 	switch {
 	case rejected != nil:
@@ -328,38 +297,11 @@ func (e *SQLEngine) Do(ctx context.Context, consumer, key string, fp []byte, app
 // reject records a business rejection: the key becomes failed with the
 // rejection as its reason, unless another delivery recorded an outcome first.
 func (e *SQLEngine) reject(ctx context.Context, consumer, key string, h, fp []byte, rejected error, start time.Time) (Outcome, error) {
-	var (
-		out     Outcome
-		refused bool
-	)
-	err := e.retry(ctx, consumer, key, func() error {
-		out, refused = 0, false
-		tx, err := e.b.Begin(ctx)
-		if err != nil {
-			return fmt.Errorf("guard: begin: %w", err)
-		}
-		defer tx.Rollback(context.WithoutCancel(ctx))
-		v, rec, err := e.claim(ctx, tx, consumer, key, h, fp, StateFailed, "", 0)
-		if err != nil {
-			return err
-		}
-		if !v.Action.Acquires() {
-			if v.Action == ActMarkUncertain { // the claim turned an expired at-most-once lease uncertain: keep that
-				if err := tx.Commit(ctx); err != nil {
-					return fmt.Errorf("guard: commit: %w", err)
-				}
-			}
-			refused = true
-			out, err = e.cfg.Refuse(ctx, consumer, key, v, rec)
-			return err
-		}
+	out, refused, err := e.transact(ctx, consumer, key, h, fp, StateFailed, func(tx SQLTx) (bool, error) {
 		if _, err := tx.Exec(ctx, e.q.setState, string(StateFailed), []byte(rejected.Error()), consumer, h); err != nil {
-			return fmt.Errorf("guard: mark %s failed: %w", consumer, err)
+			return false, fmt.Errorf("guard: mark %s failed: %w", consumer, err)
 		}
-		if err := tx.Commit(ctx); err != nil {
-			return fmt.Errorf("guard: commit: %w", err)
-		}
-		return nil
+		return true, nil
 	})
 	if err != nil || refused {
 		return out, err
@@ -367,6 +309,58 @@ func (e *SQLEngine) reject(ctx context.Context, consumer, key string, h, fp []by
 	ferr := errFor(ErrFailed, consumer, "", rejected)
 	e.cfg.Observer.Observe(ctx, Event{Decision: DecisionFailed, Consumer: consumer, Key: key, Err: ferr, Duration: time.Since(start)})
 	return 0, ferr
+}
+
+// transact runs, with retries, a transaction that claims key in state as its
+// first statement and, when the claim acquires the key, calls then with the
+// transaction: then's true commits it (out is Applied), false rolls it back.
+// A refused claim rolls back, except an uncertain mark it made, and answers
+// through Refuse (refused is true).
+func (e *SQLEngine) transact(ctx context.Context, consumer, key string, h, fp []byte, state State, then func(tx SQLTx) (commit bool, err error)) (out Outcome, refused bool, err error) {
+	err = e.retry(ctx, consumer, key, func() error {
+		out, refused = 0, false
+		tx, err := e.b.Begin(ctx)
+		if err != nil {
+			return fmt.Errorf("guard: begin: %w", err)
+		}
+		committed := false
+		defer func() {
+			if !committed {
+				tx.Rollback(context.WithoutCancel(ctx))
+			}
+		}()
+		commit := func() error {
+			if err := tx.Commit(ctx); err != nil {
+				return fmt.Errorf("guard: commit: %w", err)
+			}
+			committed = true
+			return nil
+		}
+		v, rec, err := e.claim(ctx, tx, consumer, key, h, fp, state, "", 0)
+		if err != nil {
+			return err
+		}
+		if !v.Action.Acquires() {
+			if v.Action == ActMarkUncertain { // the claim turned an expired at-most-once lease uncertain: keep that
+				if err := commit(); err != nil {
+					return err
+				}
+			}
+			refused = true
+			out, err = e.cfg.Refuse(ctx, consumer, key, v, rec)
+			return err
+		}
+		ok, err := then(tx)
+		if err != nil || !ok {
+			return err
+		}
+		if err := commit(); err != nil {
+			return err
+		}
+		out = Applied
+		return nil
+	})
+	return out, refused, err
 }
 
 // Claim claims key for an external effect (DESIGN.md §5). On success the

@@ -56,17 +56,8 @@ func BenchmarkPgx(b *testing.B) {
 				_, err := tx.Exec(ctx, update, "sku"+strconv.FormatInt(i%skus, 10))
 				return err
 			})
-			if err == nil && out != guard.Applied {
-				err = fmt.Errorf("outcome %v, want applied", out)
-			}
-			return err
+			return guardtest.WantApplied(out, err)
 		},
 	}
-	for _, mode := range []string{"unguarded", "guarded"} {
-		for _, conc := range guardtest.BenchConcurrencies {
-			b.Run(fmt.Sprintf("%s/c%d", mode, conc), func(b *testing.B) {
-				guardtest.RunConcurrent(b, conc, message[mode])
-			})
-		}
-	}
+	guardtest.BenchGuarded(b, message["unguarded"], message["guarded"])
 }

@@ -2,7 +2,6 @@ package redisguard_test
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 	"sync/atomic"
 	"testing"
@@ -45,17 +44,8 @@ func BenchmarkRedis(b *testing.B) {
 				pipe.IncrBy(ctx, sku(i), -1)
 				return nil
 			})
-			if err == nil && out != guard.Applied {
-				err = fmt.Errorf("outcome %v, want applied", out)
-			}
-			return err
+			return guardtest.WantApplied(out, err)
 		},
 	}
-	for _, mode := range []string{"unguarded", "guarded"} {
-		for _, conc := range guardtest.BenchConcurrencies {
-			b.Run(fmt.Sprintf("%s/c%d", mode, conc), func(b *testing.B) {
-				guardtest.RunConcurrent(b, conc, message[mode])
-			})
-		}
-	}
+	guardtest.BenchGuarded(b, message["unguarded"], message["guarded"])
 }
