@@ -1,0 +1,366 @@
+package jetstreamguard
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/idemkit/idem/guard"
+)
+
+// DefaultAckWait is the acknowledgement wait assumed when neither WithAckWait
+// nor the consumer's info gives one: JetStream's own default.
+const DefaultAckWait = 30 * time.Second
+
+// MaxReasonLen is the longest reason, in bytes, passed to TermWithReason; a
+// longer error text is cut at a character boundary and ends with "…".
+const MaxReasonLen = 256
+
+// ackTimeout bounds a DoubleAck round trip.
+const ackTimeout = 5 * time.Second
+
+// Action is what the adapter did with a message.
+type Action int
+
+// The actions, one per row of the mapping table (see the package doc).
+const (
+	// Ack: the handler answered Applied or Duplicate; the message was
+	// acknowledged (Ack, or DoubleAck with WithDoubleAck).
+	Ack Action = iota + 1
+	// NakInProgress: another worker holds the key's lease; the message was
+	// naked with the lease's RetryAfter as delay.
+	NakInProgress
+	// Term: the error is permanent (guard.Permanent); the message was
+	// terminated with the error text as reason and is never redelivered.
+	Term
+	// Nak: a transient error (or a recovered panic); the message was naked,
+	// with the WithNakDelay / WithNakBackoff delay if one is set.
+	Nak
+)
+
+// String returns "ack", "nak-in-progress", "term" or "nak".
+func (a Action) String() string {
+	switch a {
+	case Ack:
+		return "ack"
+	case NakInProgress:
+		return "nak-in-progress"
+	case Term:
+		return "term"
+	case Nak:
+		return "nak"
+	}
+	return fmt.Sprintf("action(%d)", int(a))
+}
+
+// Option configures the adapter.
+type Option func(*config)
+
+type config struct {
+	logger    *slog.Logger
+	ackWait   time.Duration // 0: from the consumer, else DefaultAckWait
+	nakDelay  func(delivered uint64) time.Duration
+	timeout   time.Duration
+	doubleAck bool
+	consume   []jetstream.PullConsumeOpt
+}
+
+func newConfig(opts []Option) config {
+	c := config{logger: slog.Default()}
+	for _, o := range opts {
+		o(&c)
+	}
+	if c.logger == nil {
+		c.logger = slog.New(slog.DiscardHandler)
+	}
+	return c
+}
+
+// WithLogger sets the logger (default slog.Default()). Acks and in-progress
+// naks log at Debug, transient naks and terminations at Warn, failed
+// acknowledgements and recovered panics at Error. A nil logger discards.
+func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
+
+// WithAckWait sets the consumer's AckWait, which paces the heartbeat: while
+// the handler runs, msg.InProgress() is sent every d/2. Without it, Consume
+// reads the consumer's AckWait (the shortest of AckWait and BackOff) and
+// Handler and Handle assume DefaultAckWait. A value ≤ 0 is ignored.
+func WithAckWait(d time.Duration) Option {
+	return func(c *config) {
+		if d > 0 {
+			c.ackWait = d
+		}
+	}
+}
+
+// WithNakDelay naks transient errors with NakWithDelay(d) instead of a plain
+// Nak, which JetStream redelivers at once. A value ≤ 0 restores the plain Nak.
+func WithNakDelay(d time.Duration) Option {
+	return func(c *config) {
+		if d <= 0 {
+			c.nakDelay = nil
+			return
+		}
+		c.nakDelay = func(uint64) time.Duration { return d }
+	}
+}
+
+// WithNakBackoff naks transient errors with NakWithDelay(f(n)), where n is
+// the message's delivery count (1 for the first delivery), so the delay can
+// grow with each redelivery. A result ≤ 0 naks without delay.
+func WithNakBackoff(f func(delivered uint64) time.Duration) Option {
+	return func(c *config) { c.nakDelay = f }
+}
+
+// WithTimeout bounds each call of the handler: its context is cancelled
+// after d, its error is then transient and the message naked. Default: no
+// bound (the heartbeat keeps a slow handler's message alive).
+func WithTimeout(d time.Duration) Option { return func(c *config) { c.timeout = d } }
+
+// WithDoubleAck acknowledges with DoubleAck, which waits for the server to
+// confirm the ack: a redelivery after a lost ack is then reported as an error
+// (logged) instead of going unnoticed. It costs a round trip per message.
+func WithDoubleAck() Option { return func(c *config) { c.doubleAck = true } }
+
+// WithConsumeOptions passes options to jetstream.Consumer.Consume (batch
+// size, heartbeat, error handler…). Only Consume uses them.
+func WithConsumeOptions(opts ...jetstream.PullConsumeOpt) Option {
+	return func(c *config) { c.consume = append(c.consume, opts...) }
+}
+
+// Handler returns a jetstream.MessageHandler that runs h on each message and
+// settles it by the mapping table. Each message gets its own context, derived
+// from context.Background() (bounded by WithTimeout). Give it to
+// jetstream.Consumer.Consume or a push consumer; prefer Consume, which also
+// stops cleanly and reads AckWait from the consumer.
+func Handler(h guard.Handler, opts ...Option) jetstream.MessageHandler {
+	c := newConfig(opts)
+	return func(msg jetstream.Msg) { c.handle(context.Background(), msg, h) }
+}
+
+// Handle runs h on msg and settles msg by the mapping table, for loops that
+// pull messages themselves (Fetch, Next, Messages). ctx is the parent of the
+// handler's context. It returns what it did with msg.
+func Handle(ctx context.Context, msg jetstream.Msg, h guard.Handler, opts ...Option) Action {
+	c := newConfig(opts)
+	return c.handle(ctx, msg, h)
+}
+
+// Consume runs h on the messages of the pull consumer c until ctx is done,
+// one message at a time, settling each by the mapping table. The handler's
+// context derives from ctx, so cancelling ctx aborts the message in flight,
+// which is naked (its effect, guarded, is rolled back or never recorded) and
+// redelivered to another worker.
+//
+// When ctx is done Consume stops pulling, waits for the message in flight to
+// be settled and returns nil. Messages pulled but not yet handled are
+// redelivered by JetStream after AckWait. It returns an
+// error when Consume cannot start, or when consuming stops on its own (the
+// consumer was deleted, the connection closed).
+//
+// AckWait, for the heartbeat, comes from WithAckWait or else the consumer's
+// cached info.
+func Consume(ctx context.Context, c jetstream.Consumer, h guard.Handler, opts ...Option) error {
+	cfg := newConfig(opts)
+	if cfg.ackWait == 0 {
+		cfg.ackWait = consumerAckWait(c.CachedInfo())
+	}
+	var (
+		mu       sync.Mutex
+		stopping bool
+		inflight sync.WaitGroup
+	)
+	cc, err := c.Consume(func(msg jetstream.Msg) {
+		mu.Lock()
+		if stopping {
+			mu.Unlock()
+			_ = msg.Nak() // not handled: let another worker have it now
+			return
+		}
+		inflight.Add(1)
+		mu.Unlock()
+		defer inflight.Done()
+		cfg.handle(ctx, msg, h)
+	}, cfg.consume...)
+	if err != nil {
+		return fmt.Errorf("jetstreamguard: consume: %w", err)
+	}
+	var result error
+	select {
+	case <-ctx.Done():
+	case <-cc.Closed():
+		result = errors.New("jetstreamguard: consuming stopped (consumer deleted or connection closed)")
+	}
+	cc.Stop()
+	mu.Lock()
+	stopping = true
+	mu.Unlock()
+	inflight.Wait()
+	return result
+}
+
+// consumerAckWait is the shortest redelivery wait of a consumer: AckWait, or
+// a shorter BackOff step (JetStream then uses BackOff instead of AckWait).
+func consumerAckWait(info *jetstream.ConsumerInfo) time.Duration {
+	if info == nil {
+		return DefaultAckWait
+	}
+	w := info.Config.AckWait
+	for _, b := range info.Config.BackOff {
+		if b > 0 && (w <= 0 || b < w) {
+			w = b
+		}
+	}
+	if w <= 0 {
+		return DefaultAckWait
+	}
+	return w
+}
+
+func (c *config) handle(parent context.Context, msg jetstream.Msg, h guard.Handler) Action {
+	ctx, cancel := parent, context.CancelFunc(func() {})
+	if c.timeout > 0 {
+		ctx, cancel = context.WithTimeout(parent, c.timeout)
+	}
+	defer cancel()
+
+	ackWait := c.ackWait
+	if ackWait <= 0 {
+		ackWait = DefaultAckWait
+	}
+	stop := startHeartbeat(msg, ackWait/2, c.logger)
+	out, err := run(ctx, h, msg.Data())
+	stop()
+
+	attrs := []any{slog.String("subject", msg.Subject())}
+	delivered := uint64(1)
+	if md, mdErr := msg.Metadata(); mdErr == nil {
+		delivered = md.NumDelivered
+		attrs = append(attrs, slog.Uint64("stream_seq", md.Sequence.Stream), slog.Uint64("delivered", md.NumDelivered))
+	}
+
+	var inProgress *guard.InProgressError
+	switch {
+	case err == nil:
+		var ackErr error
+		if c.doubleAck {
+			actx, acancel := context.WithTimeout(context.WithoutCancel(parent), ackTimeout)
+			ackErr = msg.DoubleAck(actx)
+			acancel()
+		} else {
+			ackErr = msg.Ack()
+		}
+		c.settled(parent, "ack", ackErr, slog.LevelDebug, "jetstreamguard: acked", append(attrs, slog.String("outcome", out.String())))
+		return Ack
+	case errors.As(err, &inProgress):
+		c.settled(parent, "nak", msg.NakWithDelay(inProgress.RetryAfter), slog.LevelDebug,
+			"jetstreamguard: key in progress elsewhere, naked with delay",
+			append(attrs, slog.Duration("delay", inProgress.RetryAfter), slog.Any("error", err)))
+		return NakInProgress
+	case guard.Permanent(err):
+		c.settled(parent, "term", msg.TermWithReason(reason(err)), slog.LevelWarn,
+			"jetstreamguard: permanent error, message terminated", append(attrs, slog.Any("error", err)))
+		return Term
+	default:
+		var d time.Duration
+		if c.nakDelay != nil {
+			d = c.nakDelay(delivered)
+		}
+		var nakErr error
+		if d > 0 {
+			nakErr = msg.NakWithDelay(d)
+		} else {
+			nakErr = msg.Nak()
+		}
+		level := slog.LevelWarn
+		var p *panicError
+		if errors.As(err, &p) {
+			level = slog.LevelError
+			attrs = append(attrs, slog.String("stack", string(p.stack)))
+		}
+		c.settled(parent, "nak", nakErr, level, "jetstreamguard: transient error, message naked",
+			append(attrs, slog.Duration("delay", d), slog.Any("error", err)))
+		return Nak
+	}
+}
+
+// settled logs the settlement of a message, or the failure to send it.
+func (c *config) settled(ctx context.Context, op string, err error, level slog.Level, msg string, attrs []any) {
+	if err != nil {
+		// The server redelivers the message after AckWait; the guard makes
+		// that harmless.
+		c.logger.Log(ctx, slog.LevelError, "jetstreamguard: "+op+" failed", append(attrs, slog.Any("settle_error", err))...)
+		return
+	}
+	c.logger.Log(ctx, level, msg, attrs...)
+}
+
+// panicError is a panic of the handler, recovered and treated as transient.
+type panicError struct {
+	value any
+	stack []byte
+}
+
+func (p *panicError) Error() string {
+	return fmt.Sprintf("jetstreamguard: handler panicked: %v", p.value)
+}
+
+// run calls h, turning a panic into a transient error.
+func run(ctx context.Context, h guard.Handler, body []byte) (out guard.Outcome, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			out, err = 0, &panicError{value: v, stack: debug.Stack()}
+		}
+	}()
+	return h.Handle(ctx, body)
+}
+
+// startHeartbeat sends msg.InProgress() every interval until the returned
+// stop is called; stop waits for the goroutine to end.
+func startHeartbeat(msg jetstream.Msg, interval time.Duration, logger *slog.Logger) (stop func()) {
+	if interval <= 0 {
+		return func() {}
+	}
+	done := make(chan struct{})
+	exited := make(chan struct{})
+	go func() {
+		defer close(exited)
+		t := time.NewTicker(interval)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				if err := msg.InProgress(); err != nil {
+					logger.Debug("jetstreamguard: in-progress heartbeat failed", slog.String("subject", msg.Subject()), slog.Any("error", err))
+				}
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-exited
+	}
+}
+
+// reason is err's text cut to MaxReasonLen bytes at a character boundary.
+func reason(err error) string {
+	s := err.Error()
+	if len(s) <= MaxReasonLen {
+		return s
+	}
+	const ellipsis = "…"
+	cut := MaxReasonLen - len(ellipsis)
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + ellipsis
+}
