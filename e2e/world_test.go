@@ -238,7 +238,12 @@ var sqlWorlds = []struct {
 // pgxWorld prepares PostgreSQL through a pgx pool, with a pgxguard store.
 func pgxWorld(t testing.TB) *world {
 	t.Helper()
-	pool := openPool(t)
+	return pgxWorldOn(t, openPool(t))
+}
+
+// pgxWorldOn prepares the database of pool.
+func pgxWorldOn(t testing.TB, pool *pgxpool.Pool) *world {
+	t.Helper()
 	w := newWorld(t, "pgx", guard.Postgres)
 	w.exec = func(ctx context.Context, query string, args ...any) (int64, error) {
 		tag, err := pool.Exec(ctx, query, args...)
