@@ -47,7 +47,7 @@ func flags() flag.FlagSet {
 	fs.StringVar(&flagAcks, "acks", "", "comma-separated functions or methods that acknowledge a message")
 	fs.BoolVar(&flagPublish, "publish", false, "treat publishing to a broker as an effect")
 	fs.BoolVar(&flagStrict, "strict", false, "also report check-then-act dedup (a lookup followed by a write, IDEM005)")
-	fs.StringVar(&flagIface, "iface", flagIface, "policy for calls through interfaces outside the catalog: annotated (only //idem:effect and -effects) or verbs (also methods named like writes: Save, Create, Insert, Add, Incr, Send, Charge …)")
+	fs.StringVar(&flagIface, "iface", flagIface, "policy for calls through interfaces outside the catalog: annotated (only //idem:effect and -effects) or verbs (also methods named like writes: Create, Insert, Add, Incr, Send, Charge …; not Save or Put, which usually overwrite)")
 	return fs
 }
 

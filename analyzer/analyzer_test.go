@@ -11,3 +11,27 @@ import (
 func TestAnalyzer(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), analyzer.Analyzer, "a", "rabbit", "smsdk", "shop", "saramax", "orders", "js", "redisx", "kafkago", "wm", "ps", "sqsx", "asynqx", "franz", "confluent", "rocket")
 }
+
+// TestFlags runs package flags with every flag set.
+func TestFlags(t *testing.T) {
+	fs := &analyzer.Analyzer.Flags
+	set := map[string]string{
+		"strict":  "true",
+		"publish": "true",
+		"iface":   "verbs",
+		"effects": "(*flags.Ledger).Append",
+		"dedup":   "(repo.Orders).TryClaim",
+		"acks":    "flags.settle",
+	}
+	for k, v := range set {
+		if err := fs.Set(k, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	defer func() {
+		for k, v := range map[string]string{"strict": "false", "publish": "false", "iface": "annotated", "effects": "", "dedup": "", "acks": ""} {
+			fs.Set(k, v)
+		}
+	}()
+	analysistest.Run(t, analysistest.TestData(), analyzer.Analyzer, "repo", "flags")
+}

@@ -290,7 +290,7 @@ func (a *pkgAnalysis) visitInvoke(s *summary, ci ssa.CallInstruction, fn *types.
 		a.effectRule(s, ci, &rule{name: fn.Name(), role: roleEffect, mode: m, kind: kindSQL, arg: 1, key: -1}, recv, args)
 		return
 	}
-	if a.cfg.verbs && writeVerb(fn.Name()) && fn.Pkg() != nil && strings.Contains(fn.Pkg().Path(), ".") {
+	if a.cfg.verbs && writeVerb(fn.Name()) && fn.Pkg() != nil && !stdPath(fn.Pkg().Path()) {
 		a.addEffect(s, ci, shortFunc(fn)+" (interface method named like a write)", kindCustom, recv)
 	}
 }
@@ -946,4 +946,21 @@ func (a *pkgAnalysis) gormUpdateClass(recv ssa.Value, args []ssa.Value, r *rule)
 		q += " WHERE " + strings.Join(wheres, " AND ")
 	}
 	return classifySQL(q)
+}
+
+var stdRoots = map[string]bool{}
+
+func init() {
+	for _, r := range strings.Fields(`archive bufio bytes cmp compress container context crypto database debug embed
+		encoding errors expvar flag fmt go hash html image index internal io iter log maps math mime net os path
+		plugin reflect regexp runtime slices sort strconv strings sync syscall testing text time unicode unique
+		unsafe vendor weak`) {
+		stdRoots[r] = true
+	}
+}
+
+// stdPath reports whether an import path is in the standard library.
+func stdPath(p string) bool {
+	first, _, _ := strings.Cut(p, "/")
+	return !strings.Contains(first, ".") && stdRoots[first]
 }

@@ -603,7 +603,7 @@ func isContext(t types.Type) bool {
 
 // Verbs of methods that write, for -iface=verbs.
 var writeVerbs = []string{
-	"Create", "Insert", "Add", "Save", "Store", "Put", "Incr", "Increment", "Decr",
+	"Create", "Insert", "Add", "Incr", "Increment", "Decr",
 	"Decrement", "Deduct", "Debit", "Credit", "Charge", "Send", "Notify", "Enqueue",
 	"Append", "Push", "Record", "Reserve", "Transfer", "Pay", "Refund", "Apply",
 	"Award", "Grant", "Withdraw", "Deposit", "Emit", "Bump",
