@@ -1,0 +1,213 @@
+package generator
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/idemkit/idem/spec"
+)
+
+// parse parses a spec given as YAML lines.
+func parse(t testing.TB, lines ...string) *spec.Spec {
+	t.Helper()
+	s, err := spec.Parse("idem.yaml", []byte(strings.Join(lines, "\n")+"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestGenerateDeterministic(t *testing.T) {
+	for _, name := range goldenCases(t) {
+		s := loadCase(t, name)
+		first, err := Generate(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, procs := range []int{1, 4} {
+			prev := runtime.GOMAXPROCS(procs)
+			again, err := Generate(s)
+			runtime.GOMAXPROCS(prev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(first, again) {
+				t.Errorf("%s: Generate with GOMAXPROCS=%d gave other files", name, procs)
+			}
+		}
+	}
+}
+
+func TestGenerateNameCollisions(t *testing.T) {
+	s := parse(t,
+		"version: 1",
+		"package: p",
+		"consumers:",
+		"  - name: x",
+		"    topic: t",
+		"    message: {fields: {id: string}}",
+		"    key: [id]",
+		"    effect: redis",
+		"  - name: x_consumer",
+		"    message: {fields: {id: string}}",
+		"    key: [id]",
+		"    effect: redis",
+		"  - name: x_topic",
+		"    message: {fields: {id: string}}",
+		"    key: [id]",
+		"    effect: redis",
+	)
+	_, err := Generate(s)
+	var list spec.ErrorList
+	if !errors.As(err, &list) {
+		t.Fatalf("Generate: %v, want a spec.ErrorList", err)
+	}
+	want := []string{
+		`idem.yaml:9:5: consumers[1].name: Go name XConsumer (its message type) collides with the consumer name constant of consumers[0] "x"; rename one of them`,
+		`idem.yaml:13:5: consumers[2].name: Go name XTopic (its message type) collides with the topic constant of consumers[0] "x"; rename one of them`,
+	}
+	if got := strings.Split(err.Error(), "\n"); !reflect.DeepEqual(got, want) {
+		t.Errorf("errors:\n%s\nwant:\n%s", err, strings.Join(want, "\n"))
+	}
+}
+
+func TestGenerateUnresolvedType(t *testing.T) {
+	s := parse(t,
+		"version: 1",
+		"package: p",
+		"consumers:",
+		"  - name: x",
+		"    message: {type: example.com/m/events.E}",
+		"    key: [id]",
+		"    effect: redis",
+	)
+	if _, err := Generate(s); err == nil || !strings.Contains(err.Error(), "not resolved") {
+		t.Errorf("Generate of an unresolved message.type: %v", err)
+	}
+}
+
+func TestNoMigrationsWithoutSQL(t *testing.T) {
+	s := parse(t,
+		"version: 1",
+		"package: p",
+		"dialect: postgres",
+		"consumers:",
+		"  - name: x",
+		"    message: {fields: {id: string}}",
+		"    key: [id]",
+		"    effect: external",
+		"    store: redis",
+	)
+	files, err := Generate(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if f.Mode == ModeMigration {
+			t.Errorf("migration %s for a spec without SQL consumers", f.Path)
+		}
+	}
+}
+
+func TestMigrationSteps(t *testing.T) {
+	up := []string{"CREATE TABLE t (a int)", "CREATE INDEX t_a ON t (a)"}
+	down := []string{"DROP TABLE t"}
+	mig := func(format string) spec.Migrations { return spec.Migrations{Dir: "m", Format: format, Version: 7} }
+
+	// One migration for all statements, except golang-migrate on MySQL.
+	for _, c := range []struct{ format, dialect string }{
+		{spec.FormatGolangMigrate, spec.DialectPostgres},
+		{spec.FormatGoose, spec.DialectMySQL},
+		{spec.FormatPlain, spec.DialectMySQL},
+	} {
+		steps := migrationSteps(mig(c.format), c.dialect, "t", up, down)
+		want := []migrationStep{{7, "create_t", up, down}}
+		if !reflect.DeepEqual(steps, want) {
+			t.Errorf("%s %s: %+v, want %+v", c.format, c.dialect, steps, want)
+		}
+	}
+	steps := migrationSteps(mig(spec.FormatGolangMigrate), spec.DialectMySQL, "t", up, down)
+	want := []migrationStep{
+		{7, "create_t", up[:1], down},
+		{8, "create_t_2", up[1:], nil},
+	}
+	if !reflect.DeepEqual(steps, want) {
+		t.Errorf("golang-migrate mysql: %+v, want %+v", steps, want)
+	}
+	files, err := renderMigrations(mig(spec.FormatGolangMigrate), spec.DialectMySQL, "t", up, down)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range files {
+		names = append(names, f.Path)
+		if strings.Count(string(f.Data), ";\n") != 1 {
+			t.Errorf("%s has not exactly one statement:\n%s", f.Path, f.Data)
+		}
+	}
+	wantNames := []string{"m/000007_create_t.up.sql", "m/000007_create_t.down.sql", "m/000008_create_t_2.up.sql", "m/000008_create_t_2.down.sql"}
+	if !reflect.DeepEqual(names, wantNames) {
+		t.Errorf("files %v, want %v", names, wantNames)
+	}
+	if d := string(files[3].Data); !strings.Contains(d, "\nDO 0;\n") {
+		t.Errorf("the down of the second MySQL step is not a no-op statement:\n%s", d)
+	}
+}
+
+func TestDurationExpr(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want string
+	}{
+		{"168h", "168 * time.Hour"},
+		{"1h", "time.Hour"},
+		{"90m", "90 * time.Minute"},
+		{"30s", "30 * time.Second"},
+		{"1500ms", "1500 * time.Millisecond"},
+		{"2us", "2 * time.Microsecond"},
+		{"7ns", "time.Duration(7)"},
+	} {
+		d, err := time.ParseDuration(c.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprintf("%#v", durationExpr(d)); got != c.want {
+			t.Errorf("durationExpr(%s) = %s, want %s", c.in, got, c.want)
+		}
+	}
+}
+
+func TestLowerName(t *testing.T) {
+	for in, want := range map[string]string{
+		"send_sms":         "sendSms",
+		"deduct_inventory": "deductInventory",
+		"api_url":          "apiURL",
+		"id":               "id",
+		"x2_id":            "x2ID",
+	} {
+		if got := lowerName(in); got != want {
+			t.Errorf("lowerName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestGroupImports(t *testing.T) {
+	in := "package p\n\nimport (\n\t\"context\"\n\t\"example.com/x\"\n\t\"fmt\"\n\tredis \"github.com/redis/go-redis/v9\"\n)\n\nvar _ = 1\n"
+	want := "package p\n\nimport (\n\t\"context\"\n\t\"fmt\"\n\n\t\"example.com/x\"\n\tredis \"github.com/redis/go-redis/v9\"\n)\n\nvar _ = 1\n"
+	if got := string(groupImports([]byte(in))); got != want {
+		t.Errorf("groupImports:\n%s\nwant:\n%s", got, want)
+	}
+	for _, same := range []string{
+		"package p\n\nimport \"fmt\"\n",
+		"package p\n\nimport (\n\t\"context\"\n\t\"fmt\"\n)\n",
+	} {
+		if got := string(groupImports([]byte(same))); got != same {
+			t.Errorf("groupImports changed %q to %q", same, got)
+		}
+	}
+}
