@@ -21,7 +21,9 @@
 // explicitly (idemgen check ./tools/...). Without arguments the spec is -f,
 // default idem.yaml in the current folder, which is what
 // //go:generate go tool idemgen wants: go generate runs the command in the
-// folder of the file holding the directive.
+// folder of the file holding the directive. Under go generate, a spec that
+// would write its Go into that folder with a package name other than
+// $GOPACKAGE is refused: the folder's package would not build.
 //
 // # Exit codes
 //
@@ -432,6 +434,9 @@ func runGenerate(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := checkGoPackage(plans); err != nil {
+		return err
+	}
 	for _, p := range plans {
 		changes, err := generator.Write(p.spec.Dir, p.files)
 		if err != nil {
@@ -486,6 +491,30 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 	}
 	stderr.Write(b.Bytes())
 	return errReported
+}
+
+// checkGoPackage refuses, under go generate, a spec that would write its Go
+// into the directive's own folder under another package name: the package
+// would not build. go generate sets GOPACKAGE to the package of the file
+// holding the directive and runs idemgen in that file's folder.
+func checkGoPackage(plans []*plan) error {
+	pkg := strings.TrimSuffix(os.Getenv("GOPACKAGE"), "_test")
+	if pkg == "" {
+		return nil
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil
+	}
+	for _, p := range plans {
+		out, err := filepath.Abs(filepath.Join(p.spec.Dir, filepath.FromSlash(p.spec.Output)))
+		if err != nil || out != cwd || p.spec.Package == pkg {
+			continue
+		}
+		return fmt.Errorf("%s: package %s would be written into this folder, whose package is %s (go generate's $GOPACKAGE): set package: %s in the spec, or an output folder of its own",
+			filepath.ToSlash(p.spec.File), p.spec.Package, pkg, pkg)
+	}
+	return nil
 }
 
 // flagSet reports whether the flag name was given on the command line.
