@@ -122,7 +122,7 @@ func usagef(format string, args ...any) error {
 	return &usageError{fmt.Sprintf(format, args...)}
 }
 
-// reported is returned once the errors were already written to stderr
+// errReported is returned once the errors were already written to stderr
 // (spec errors, a diff): Main exits with ExitError and adds nothing.
 var errReported = errors.New("errors reported")
 
@@ -151,10 +151,15 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 func run(args []string, stdout, stderr io.Writer) error {
 	cmd := "generate"
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		cmd, args = args[0], args[1:]
-	} else if len(args) > 0 && isHelpFlag(args[0]) {
+	switch {
+	case len(args) == 0:
+	case isHelpFlag(args[0]):
 		cmd, args = "help", args[1:]
+	case strings.HasPrefix(args[0], "-"):
+	case looksLikeSpec(args[0]):
+		// idemgen ./..., idemgen orders/idem.yaml: generate's arguments.
+	default:
+		cmd, args = args[0], args[1:]
 	}
 	switch cmd {
 	case "generate":
@@ -177,6 +182,24 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return nil
 	}
 	return usagef("unknown command %q", cmd)
+}
+
+// commands are the command names; a first argument that is none of them
+// but looks like a path is a spec argument of generate.
+var commands = []string{"generate", "check", "init", "version", "help"}
+
+// looksLikeSpec reports whether arg, which is not a command, is a spec
+// argument: a path (with a separator or a dot, as in ./... or idem.yaml) or
+// an existing file or folder. Anything else is an unknown command.
+func looksLikeSpec(arg string) bool {
+	if slices.Contains(commands, arg) {
+		return false
+	}
+	if strings.ContainsAny(arg, `./\`) {
+		return true
+	}
+	_, err := os.Stat(arg)
+	return err == nil
 }
 
 func isHelpFlag(s string) bool {
