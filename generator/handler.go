@@ -2,6 +2,7 @@ package generator
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/dave/jennifer/jen"
@@ -427,7 +428,21 @@ func (g *consumerGen) handle(f *jen.File) {
 			body = append(body, jen.If(jen.Id("w").Dot(fl.GoName).Op("==").Nil()).Block(
 				g.invalid(fail, g.requiredText(fl.Name)+" is missing")))
 		}
-		body = append(body, jen.Return(jen.Id("h").Dot("HandleMessage").Call(jen.Id("ctx"), jen.Op("&").Id(g.t).Values(values))))
+		var uuids []jen.Code
+		for _, fl := range g.c.Message.Fields {
+			if fl.Type == spec.TypeUUID {
+				uuids = append(uuids, jen.Id("m").Dot(fl.GoName).Op("=").Qual("strings", "ToLower").Call(jen.Id("m").Dot(fl.GoName)))
+			}
+		}
+		if len(uuids) == 0 {
+			body = append(body, jen.Return(jen.Id("h").Dot("HandleMessage").Call(jen.Id("ctx"), jen.Op("&").Id(g.t).Values(values))))
+		} else {
+			// uuid fields in canonical (lowercase) form, so that apply sees
+			// them as the key and the hash tag have them.
+			body = append(body, jen.Id("m").Op(":=").Op("&").Id(g.t).Values(values))
+			body = append(body, uuids...)
+			body = append(body, jen.Return(jen.Id("h").Dot("HandleMessage").Call(jen.Id("ctx"), jen.Id("m"))))
+		}
 	} else {
 		// The message type decodes as the producer's code expects; a second
 		// decoding into pointers to raw JSON checks presence, matching field
@@ -460,8 +475,16 @@ func (g *consumerGen) handle(f *jen.File) {
 	for _, fl := range required {
 		names = append(names, fl.Name)
 	}
-	fileDoc(f, fmt.Sprintf("Handle decodes body, a JSON message of the %s consumer, and handles it with HandleMessage. Unknown fields are ignored. A body that does not decode, or lacks %s (absent or null; 0 and false are values), is guard.ErrInvalidMessage: dead-letter it.",
-		g.c.Name, list(names)))
+	uuidDoc := ""
+	if g.foreign == nil {
+		for _, fl := range g.c.Message.Fields {
+			if fl.Type == spec.TypeUUID {
+				uuidDoc = " It puts uuid fields in their canonical, lowercase form."
+			}
+		}
+	}
+	fileDoc(f, fmt.Sprintf("Handle decodes body, a JSON message of the %s consumer, and handles it with HandleMessage. Unknown fields are ignored.%s A body that does not decode, or lacks %s (absent or null; 0 and false are values), is guard.ErrInvalidMessage: dead-letter it.",
+		g.c.Name, uuidDoc, list(names)))
 	f.Func().Params(jen.Id("h").Op("*").Id(g.t+"Handler")).Id("Handle").Params(
 		jen.Id("ctx").Qual("context", "Context"),
 		jen.Id("body").Index().Byte(),
@@ -476,7 +499,15 @@ func (g *consumerGen) hashTag() ([]jen.Code, *jen.Statement) {
 	fl := g.field(g.c.HashTag)
 	v := g.sel("m", fl)
 	switch fl.Type {
-	case spec.TypeString, spec.TypeUUID:
+	case spec.TypeUUID:
+		// The canonical form, as the key has it: one UUID, one tag, however
+		// the producer spelled it.
+		checks := []jen.Code{
+			jen.List(jen.Id("tag"), jen.Err()).Op(":=").Qual(guardPkg, "CanonicalUUID").Call(v),
+			jen.If(jen.Err().Op("!=").Nil()).Block(g.invalid(fail, "hash_tag field "+fl.Name+": %w", jen.Err())),
+		}
+		return checks, jen.Id("tag")
+	case spec.TypeString:
 		checks := []jen.Code{
 			jen.Id("tag").Op(":=").Add(g.conv(fl, "string", v)),
 			jen.If(jen.Id("tag").Op("==").Lit("")).Block(g.invalid(fail, "hash_tag field "+fl.Name+" is empty")),
@@ -522,7 +553,18 @@ func (g *consumerGen) handleMessage(f *jen.File) {
 		checks, tag := g.hashTag()
 		body = append(body, checks...)
 		args = append(args, jen.Qual(redisguardPkg, "HashTag").Call(tag))
-		tagDoc = fmt.Sprintf(" The dedup record is written under the hash tag of m's %s field; an empty one, or one with a brace, is guard.ErrInvalidMessage.", g.c.HashTag)
+		fl := g.field(g.c.HashTag)
+		switch fl.Type {
+		case spec.TypeUUID:
+			tagDoc = fmt.Sprintf(" The dedup record is written under the hash tag of m's %s field, in canonical (lowercase) form, which apply's keys must carry too; a value that is not a UUID is guard.ErrInvalidMessage.", g.c.HashTag)
+		case spec.TypeString:
+			tagDoc = fmt.Sprintf(" The dedup record is written under the hash tag of m's %s field; an empty one, or one with a brace, is guard.ErrInvalidMessage.", g.c.HashTag)
+		default:
+			tagDoc = fmt.Sprintf(" The dedup record is written under the hash tag of m's %s field.", g.c.HashTag)
+		}
+		if !slices.Contains(g.c.Key, g.c.HashTag) {
+			tagDoc += fmt.Sprintf(" The field is not part of the key: two messages with one key but different %s values are two records, so their conflict goes undetected (the other stores answer guard.ErrKeyConflict).", g.c.HashTag)
+		}
 	}
 	body = append(body, jen.Return(jen.Id("h").Dot("store").Dot(method).Call(args...)))
 

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/idemkit/idem/guard"
@@ -102,8 +103,9 @@ func NewChargeCardHandler(store *redisguard.Store, apply ChargeCardFunc, opts ..
 }
 
 // Handle decodes body, a JSON message of the charge_card consumer, and handles
-// it with HandleMessage. Unknown fields are ignored. A body that does not
-// decode, or lacks payment_id (absent or null; 0 and false are values), is
+// it with HandleMessage. Unknown fields are ignored. It puts uuid fields in
+// their canonical, lowercase form. A body that does not decode, or lacks
+// payment_id (absent or null; 0 and false are values), is
 // guard.ErrInvalidMessage: dead-letter it.
 func (h *ChargeCardHandler) Handle(ctx context.Context, body []byte) (guard.Outcome, error) {
 	if h.err != nil {
@@ -120,11 +122,13 @@ func (h *ChargeCardHandler) Handle(ctx context.Context, body []byte) (guard.Outc
 	if w.PaymentID == nil {
 		return 0, fmt.Errorf("%w: charge_card: key field payment_id is missing", guard.ErrInvalidMessage)
 	}
-	return h.HandleMessage(ctx, &ChargeCard{
+	m := &ChargeCard{
 		AmountCents: w.AmountCents,
 		Currency:    w.Currency,
 		PaymentID:   *w.PaymentID,
-	})
+	}
+	m.PaymentID = strings.ToLower(m.PaymentID)
+	return h.HandleMessage(ctx, m)
 }
 
 // HandleMessage runs the effect of m unless its key was handled before. It

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/idemkit/idem/guard"
@@ -126,9 +127,10 @@ func NewAllKeysHandler(store *guard.SQLStore, apply AllKeysFunc, opts ...guard.O
 }
 
 // Handle decodes body, a JSON message of the all_keys consumer, and handles it
-// with HandleMessage. Unknown fields are ignored. A body that does not decode,
-// or lacks s, i, i32, i64, u32, u64, b, at and id (absent or null; 0 and false
-// are values), is guard.ErrInvalidMessage: dead-letter it.
+// with HandleMessage. Unknown fields are ignored. It puts uuid fields in their
+// canonical, lowercase form. A body that does not decode, or lacks s, i, i32,
+// i64, u32, u64, b, at and id (absent or null; 0 and false are values), is
+// guard.ErrInvalidMessage: dead-letter it.
 func (h *AllKeysHandler) Handle(ctx context.Context, body []byte) (guard.Outcome, error) {
 	if h.err != nil {
 		return 0, h.err
@@ -176,7 +178,7 @@ func (h *AllKeysHandler) Handle(ctx context.Context, body []byte) (guard.Outcome
 	if w.ID == nil {
 		return 0, fmt.Errorf("%w: all_keys: key field id is missing", guard.ErrInvalidMessage)
 	}
-	return h.HandleMessage(ctx, &AllKeys{
+	m := &AllKeys{
 		At:    *w.At,
 		B:     *w.B,
 		I:     *w.I,
@@ -188,7 +190,9 @@ func (h *AllKeysHandler) Handle(ctx context.Context, body []byte) (guard.Outcome
 		S:     *w.S,
 		U32:   *w.U32,
 		U64:   *w.U64,
-	})
+	}
+	m.ID = strings.ToLower(m.ID)
+	return h.HandleMessage(ctx, m)
 }
 
 // HandleMessage runs the effect of m unless its key was handled before. It

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/idemkit/idem/guard"
@@ -90,8 +91,9 @@ func NewNoFingerprintHandler(store *guard.SQLStore, apply NoFingerprintFunc, opt
 }
 
 // Handle decodes body, a JSON message of the no_fingerprint consumer, and
-// handles it with HandleMessage. Unknown fields are ignored. A body that does
-// not decode, or lacks event_id (absent or null; 0 and false are values), is
+// handles it with HandleMessage. Unknown fields are ignored. It puts uuid
+// fields in their canonical, lowercase form. A body that does not decode, or
+// lacks event_id (absent or null; 0 and false are values), is
 // guard.ErrInvalidMessage: dead-letter it.
 func (h *NoFingerprintHandler) Handle(ctx context.Context, body []byte) (guard.Outcome, error) {
 	if h.err != nil {
@@ -108,11 +110,13 @@ func (h *NoFingerprintHandler) Handle(ctx context.Context, body []byte) (guard.O
 	if w.EventID == nil {
 		return 0, fmt.Errorf("%w: no_fingerprint: key field event_id is missing", guard.ErrInvalidMessage)
 	}
-	return h.HandleMessage(ctx, &NoFingerprint{
+	m := &NoFingerprint{
 		EventID: *w.EventID,
 		Payload: w.Payload,
 		Score:   w.Score,
-	})
+	}
+	m.EventID = strings.ToLower(m.EventID)
+	return h.HandleMessage(ctx, m)
 }
 
 // HandleMessage runs the effect of m unless its key was handled before. It

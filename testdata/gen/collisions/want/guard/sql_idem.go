@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/idemkit/idem/guard"
@@ -98,9 +99,9 @@ func NewSQLHandler(store *redisguard.Store, apply SQLFunc, opts ...guard.Option)
 }
 
 // Handle decodes body, a JSON message of the sql consumer, and handles it with
-// HandleMessage. Unknown fields are ignored. A body that does not decode, or
-// lacks tx (absent or null; 0 and false are values), is
-// guard.ErrInvalidMessage: dead-letter it.
+// HandleMessage. Unknown fields are ignored. It puts uuid fields in their
+// canonical, lowercase form. A body that does not decode, or lacks tx (absent
+// or null; 0 and false are values), is guard.ErrInvalidMessage: dead-letter it.
 func (h *SQLHandler) Handle(ctx context.Context, body []byte) (guard.Outcome, error) {
 	if h.err != nil {
 		return 0, h.err
@@ -115,10 +116,12 @@ func (h *SQLHandler) Handle(ctx context.Context, body []byte) (guard.Outcome, er
 	if w.Tx == nil {
 		return 0, fmt.Errorf("%w: sql: key field tx is missing", guard.ErrInvalidMessage)
 	}
-	return h.HandleMessage(ctx, &SQL{
+	m := &SQL{
 		Lease: w.Lease,
 		Tx:    *w.Tx,
-	})
+	}
+	m.Tx = strings.ToLower(m.Tx)
+	return h.HandleMessage(ctx, m)
 }
 
 // HandleMessage runs the effect of m unless its key was handled before. It

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/idemkit/idem/guard"
@@ -95,8 +96,9 @@ func NewCountVisitHandler(store *redisguard.Store, apply CountVisitFunc, opts ..
 }
 
 // Handle decodes body, a JSON message of the count_visit consumer, and handles
-// it with HandleMessage. Unknown fields are ignored. A body that does not
-// decode, or lacks visit_id (absent or null; 0 and false are values), is
+// it with HandleMessage. Unknown fields are ignored. It puts uuid fields in
+// their canonical, lowercase form. A body that does not decode, or lacks
+// visit_id (absent or null; 0 and false are values), is
 // guard.ErrInvalidMessage: dead-letter it.
 func (h *CountVisitHandler) Handle(ctx context.Context, body []byte) (guard.Outcome, error) {
 	if h.err != nil {
@@ -112,10 +114,12 @@ func (h *CountVisitHandler) Handle(ctx context.Context, body []byte) (guard.Outc
 	if w.VisitID == nil {
 		return 0, fmt.Errorf("%w: count_visit: key field visit_id is missing", guard.ErrInvalidMessage)
 	}
-	return h.HandleMessage(ctx, &CountVisit{
+	m := &CountVisit{
 		Page:    w.Page,
 		VisitID: *w.VisitID,
-	})
+	}
+	m.VisitID = strings.ToLower(m.VisitID)
+	return h.HandleMessage(ctx, m)
 }
 
 // HandleMessage runs the effect of m unless its key was handled before. It

@@ -98,8 +98,9 @@ func NewCreditWalletHandler(store *redisguard.Store, apply CreditWalletFunc, opt
 }
 
 // Handle decodes body, a JSON message of the credit_wallet consumer, and
-// handles it with HandleMessage. Unknown fields are ignored. A body that does
-// not decode, or lacks wallet (absent or null; 0 and false are values), is
+// handles it with HandleMessage. Unknown fields are ignored. It puts uuid
+// fields in their canonical, lowercase form. A body that does not decode, or
+// lacks wallet (absent or null; 0 and false are values), is
 // guard.ErrInvalidMessage: dead-letter it.
 func (h *CreditWalletHandler) Handle(ctx context.Context, body []byte) (guard.Outcome, error) {
 	if h.err != nil {
@@ -115,10 +116,12 @@ func (h *CreditWalletHandler) Handle(ctx context.Context, body []byte) (guard.Ou
 	if w.Wallet == nil {
 		return 0, fmt.Errorf("%w: credit_wallet: key field wallet is missing", guard.ErrInvalidMessage)
 	}
-	return h.HandleMessage(ctx, &CreditWallet{
+	m := &CreditWallet{
 		Amount: w.Amount,
 		Wallet: *w.Wallet,
-	})
+	}
+	m.Wallet = strings.ToLower(m.Wallet)
+	return h.HandleMessage(ctx, m)
 }
 
 // HandleMessage runs the effect of m unless its key was handled before. It
@@ -127,8 +130,8 @@ func (h *CreditWalletHandler) Handle(ctx context.Context, body []byte) (guard.Ou
 // the message); otherwise an error of the guard error table (guard.Permanent
 // tells which must not be retried). A nil m, or a key field without a valid
 // value, is guard.ErrInvalidMessage. The dedup record is written under the hash
-// tag of m's wallet field; an empty one, or one with a brace, is
-// guard.ErrInvalidMessage.
+// tag of m's wallet field, in canonical (lowercase) form, which apply's keys
+// must carry too; a value that is not a UUID is guard.ErrInvalidMessage.
 func (h *CreditWalletHandler) HandleMessage(ctx context.Context, m *CreditWallet) (guard.Outcome, error) {
 	if h.err != nil {
 		return 0, h.err
@@ -140,12 +143,9 @@ func (h *CreditWalletHandler) HandleMessage(ctx context.Context, m *CreditWallet
 	if err != nil {
 		return 0, err
 	}
-	tag := m.Wallet
-	if tag == "" {
-		return 0, fmt.Errorf("%w: credit_wallet: hash_tag field wallet is empty", guard.ErrInvalidMessage)
-	}
-	if strings.ContainsAny(tag, "{}") {
-		return 0, fmt.Errorf("%w: credit_wallet: hash_tag field wallet contains a brace", guard.ErrInvalidMessage)
+	tag, err := guard.CanonicalUUID(m.Wallet)
+	if err != nil {
+		return 0, fmt.Errorf("%w: credit_wallet: hash_tag field wallet: %w", guard.ErrInvalidMessage, err)
 	}
 	return h.store.Do(ctx, CreditWalletConsumer, key, m.Fingerprint(), func(ctx context.Context, pipe redis.Pipeliner) error {
 		return h.apply(ctx, pipe, m)

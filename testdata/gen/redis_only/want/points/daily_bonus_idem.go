@@ -137,8 +137,7 @@ func (h *DailyBonusHandler) Handle(ctx context.Context, body []byte) (guard.Outc
 // the message); otherwise an error of the guard error table (guard.Permanent
 // tells which must not be retried). A nil m, or a key field without a valid
 // value, is guard.ErrInvalidMessage. The dedup record is written under the hash
-// tag of m's day field; an empty one, or one with a brace, is
-// guard.ErrInvalidMessage.
+// tag of m's day field.
 func (h *DailyBonusHandler) HandleMessage(ctx context.Context, m *DailyBonus) (guard.Outcome, error) {
 	if h.err != nil {
 		return 0, h.err

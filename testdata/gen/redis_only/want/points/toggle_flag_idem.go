@@ -135,8 +135,9 @@ func (h *ToggleFlagHandler) Handle(ctx context.Context, body []byte) (guard.Outc
 // the message); otherwise an error of the guard error table (guard.Permanent
 // tells which must not be retried). A nil m, or a key field without a valid
 // value, is guard.ErrInvalidMessage. The dedup record is written under the hash
-// tag of m's on field; an empty one, or one with a brace, is
-// guard.ErrInvalidMessage.
+// tag of m's on field. The field is not part of the key: two messages with one
+// key but different on values are two records, so their conflict goes
+// undetected (the other stores answer guard.ErrKeyConflict).
 func (h *ToggleFlagHandler) HandleMessage(ctx context.Context, m *ToggleFlag) (guard.Outcome, error) {
 	if h.err != nil {
 		return 0, h.err
