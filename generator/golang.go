@@ -336,14 +336,19 @@ func fileDoc(f *jen.File, text string) {
 }
 
 // list joins names: "a", "a and b", "a, b and c".
-func list(names []string) string {
+func list(names []string) string { return join(names, "and") }
+
+// listOr joins names: "a", "a or b", "a, b or c".
+func listOr(names []string) string { return join(names, "or") }
+
+func join(names []string, conj string) string {
 	switch len(names) {
 	case 0:
 		return ""
 	case 1:
 		return names[0]
 	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	return strings.Join(names[:len(names)-1], ", ") + " " + conj + " " + names[len(names)-1]
 }
 
 // fmtDuration prints a duration as a spec would: "168h", "1h30m", "30s".

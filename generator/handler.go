@@ -127,7 +127,7 @@ func (g *consumerGen) key(f *jen.File) {
 				jen.Err().Op("!=").Nil(),
 			).Block(g.invalid(fail, "key field "+name+": %w", jen.Err())))
 			if !seen[fl.Type] {
-				empty = append(empty, "a UUID that is not canonical (8-4-4-4-12 hex digits) or is zero")
+				empty = append(empty, "a value that is not a UUID (8-4-4-4-12 hex digits) or is the zero UUID")
 			}
 		}
 		seen[fl.Type] = true
@@ -141,7 +141,7 @@ func (g *consumerGen) key(f *jen.File) {
 	what := fmt.Sprintf("the business key of m (%s) in the v1 key encoding of guard.KeyBuilder.", list(g.c.Key))
 	check := " Every value of these fields is a valid key."
 	if len(empty) > 0 {
-		check = fmt.Sprintf(" A key field holding %s is guard.ErrInvalidMessage.", list(empty))
+		check = fmt.Sprintf(" A key field holding %s is guard.ErrInvalidMessage.", listOr(empty))
 	}
 	sig := jen.Params(jen.String(), jen.Error())
 	if g.foreign == nil {

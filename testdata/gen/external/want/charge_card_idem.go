@@ -31,8 +31,8 @@ type ChargeCard struct {
 }
 
 // IdempotencyKey returns the business key of m (payment_id) in the v1 key
-// encoding of guard.KeyBuilder. A key field holding a UUID that is not
-// canonical (8-4-4-4-12 hex digits) or is zero is guard.ErrInvalidMessage.
+// encoding of guard.KeyBuilder. A key field holding a value that is not a UUID
+// (8-4-4-4-12 hex digits) or is the zero UUID is guard.ErrInvalidMessage.
 func (m *ChargeCard) IdempotencyKey() (string, error) {
 	if _, err := guard.CanonicalUUID(m.PaymentID); err != nil {
 		return "", fmt.Errorf("%w: charge_card: key field payment_id: %w", guard.ErrInvalidMessage, err)

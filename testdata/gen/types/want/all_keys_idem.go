@@ -40,8 +40,8 @@ type AllKeys struct {
 
 // IdempotencyKey returns the business key of m (s, i, i32, i64, u32, u64, b, at
 // and id) in the v1 key encoding of guard.KeyBuilder. A key field holding an
-// empty string, the zero time and a UUID that is not canonical (8-4-4-4-12 hex
-// digits) or is zero is guard.ErrInvalidMessage.
+// empty string, the zero time or a value that is not a UUID (8-4-4-4-12 hex
+// digits) or is the zero UUID is guard.ErrInvalidMessage.
 func (m *AllKeys) IdempotencyKey() (string, error) {
 	if m.S == "" {
 		return "", fmt.Errorf("%w: all_keys: key field s is empty", guard.ErrInvalidMessage)

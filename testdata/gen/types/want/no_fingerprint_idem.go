@@ -31,8 +31,8 @@ type NoFingerprint struct {
 }
 
 // IdempotencyKey returns the business key of m (event_id) in the v1 key
-// encoding of guard.KeyBuilder. A key field holding a UUID that is not
-// canonical (8-4-4-4-12 hex digits) or is zero is guard.ErrInvalidMessage.
+// encoding of guard.KeyBuilder. A key field holding a value that is not a UUID
+// (8-4-4-4-12 hex digits) or is the zero UUID is guard.ErrInvalidMessage.
 func (m *NoFingerprint) IdempotencyKey() (string, error) {
 	if _, err := guard.CanonicalUUID(m.EventID); err != nil {
 		return "", fmt.Errorf("%w: no_fingerprint: key field event_id: %w", guard.ErrInvalidMessage, err)

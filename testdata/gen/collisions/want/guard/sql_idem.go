@@ -29,8 +29,8 @@ type SQL struct {
 }
 
 // IdempotencyKey returns the business key of m (tx) in the v1 key encoding of
-// guard.KeyBuilder. A key field holding a UUID that is not canonical
-// (8-4-4-4-12 hex digits) or is zero is guard.ErrInvalidMessage.
+// guard.KeyBuilder. A key field holding a value that is not a UUID (8-4-4-4-12
+// hex digits) or is the zero UUID is guard.ErrInvalidMessage.
 func (m *SQL) IdempotencyKey() (string, error) {
 	if _, err := guard.CanonicalUUID(m.Tx); err != nil {
 		return "", fmt.Errorf("%w: sql: key field tx: %w", guard.ErrInvalidMessage, err)

@@ -31,8 +31,8 @@ type CreditWallet struct {
 }
 
 // IdempotencyKey returns the business key of m (wallet) in the v1 key encoding
-// of guard.KeyBuilder. A key field holding a UUID that is not canonical
-// (8-4-4-4-12 hex digits) or is zero is guard.ErrInvalidMessage.
+// of guard.KeyBuilder. A key field holding a value that is not a UUID
+// (8-4-4-4-12 hex digits) or is the zero UUID is guard.ErrInvalidMessage.
 func (m *CreditWallet) IdempotencyKey() (string, error) {
 	if _, err := guard.CanonicalUUID(m.Wallet); err != nil {
 		return "", fmt.Errorf("%w: credit_wallet: key field wallet: %w", guard.ErrInvalidMessage, err)

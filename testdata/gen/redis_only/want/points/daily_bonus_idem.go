@@ -31,8 +31,8 @@ type DailyBonus struct {
 }
 
 // IdempotencyKey returns the business key of m (user_id and day) in the v1 key
-// encoding of guard.KeyBuilder. A key field holding an empty string and the
-// zero time is guard.ErrInvalidMessage.
+// encoding of guard.KeyBuilder. A key field holding an empty string or the zero
+// time is guard.ErrInvalidMessage.
 func (m *DailyBonus) IdempotencyKey() (string, error) {
 	if m.UserID == "" {
 		return "", fmt.Errorf("%w: daily_bonus: key field user_id is empty", guard.ErrInvalidMessage)
