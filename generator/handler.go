@@ -420,8 +420,12 @@ func (g *consumerGen) handle(f *jen.File) {
 			wire = append(wire, jen.Id(fl.GoName).Add(typ).Tag(map[string]string{"json": fl.Name}))
 			values[jen.Id(fl.GoName)] = val
 		}
+		// A named (local) type, so that JSON type errors name it rather than
+		// spelling out the struct.
+		wireType := g.lower + "Body"
 		body = append(body,
-			jen.Var().Id("w").Struct(wire...),
+			jen.Type().Id(wireType).Struct(wire...),
+			jen.Var().Id("w").Id(wireType),
 			decodeErr(jen.Op("&").Id("w")),
 		)
 		for _, fl := range required {

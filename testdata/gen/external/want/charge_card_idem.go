@@ -111,11 +111,12 @@ func (h *ChargeCardHandler) Handle(ctx context.Context, body []byte) (guard.Outc
 	if h.err != nil {
 		return 0, h.err
 	}
-	var w struct {
+	type chargeCardBody struct {
 		PaymentID   *string `json:"payment_id"`
 		AmountCents int64   `json:"amount_cents"`
 		Currency    string  `json:"currency"`
 	}
+	var w chargeCardBody
 	if err := json.Unmarshal(body, &w); err != nil {
 		return 0, fmt.Errorf("%w: charge_card: %w", guard.ErrInvalidMessage, err)
 	}

@@ -108,11 +108,12 @@ func (h *SendEmailHandler) Handle(ctx context.Context, body []byte) (guard.Outco
 	if h.err != nil {
 		return 0, h.err
 	}
-	var w struct {
+	type sendEmailBody struct {
 		UserID   *string   `json:"user_id"`
 		Campaign *string   `json:"campaign"`
 		SentAt   time.Time `json:"sent_at"`
 	}
+	var w sendEmailBody
 	if err := json.Unmarshal(body, &w); err != nil {
 		return 0, fmt.Errorf("%w: send_email: %w", guard.ErrInvalidMessage, err)
 	}

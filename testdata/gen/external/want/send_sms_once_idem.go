@@ -114,11 +114,12 @@ func (h *SendSmsOnceHandler) Handle(ctx context.Context, body []byte) (guard.Out
 	if h.err != nil {
 		return 0, h.err
 	}
-	var w struct {
+	type sendSmsOnceBody struct {
 		OrderID  *string `json:"order_id"`
 		Phone    string  `json:"phone"`
 		Template *string `json:"template"`
 	}
+	var w sendSmsOnceBody
 	if err := json.Unmarshal(body, &w); err != nil {
 		return 0, fmt.Errorf("%w: send_sms_once: %w", guard.ErrInvalidMessage, err)
 	}

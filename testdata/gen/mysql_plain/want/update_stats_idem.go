@@ -104,11 +104,12 @@ func (h *UpdateStatsHandler) Handle(ctx context.Context, body []byte) (guard.Out
 	if h.err != nil {
 		return 0, h.err
 	}
-	var w struct {
+	type updateStatsBody struct {
 		MessageID *string `json:"message_id"`
 		Day       *string `json:"day"`
 		GmvCents  int64   `json:"gmv_cents"`
 	}
+	var w updateStatsBody
 	if err := json.Unmarshal(body, &w); err != nil {
 		return 0, fmt.Errorf("%w: update_stats: %w", guard.ErrInvalidMessage, err)
 	}

@@ -135,7 +135,7 @@ func (h *AllKeysHandler) Handle(ctx context.Context, body []byte) (guard.Outcome
 	if h.err != nil {
 		return 0, h.err
 	}
-	var w struct {
+	type allKeysBody struct {
 		S     *string    `json:"s"`
 		I     *int       `json:"i"`
 		I32   *int32     `json:"i32"`
@@ -148,6 +148,7 @@ func (h *AllKeysHandler) Handle(ctx context.Context, body []byte) (guard.Outcome
 		Price float64    `json:"price"`
 		Raw   []byte     `json:"raw"`
 	}
+	var w allKeysBody
 	if err := json.Unmarshal(body, &w); err != nil {
 		return 0, fmt.Errorf("%w: all_keys: %w", guard.ErrInvalidMessage, err)
 	}

@@ -94,10 +94,11 @@ func (h *IntKeyHandler) Handle(ctx context.Context, body []byte) (guard.Outcome,
 	if h.err != nil {
 		return 0, h.err
 	}
-	var w struct {
+	type intKeyBody struct {
 		N    *uint64 `json:"n"`
 		Note string  `json:"note"`
 	}
+	var w intKeyBody
 	if err := json.Unmarshal(body, &w); err != nil {
 		return 0, fmt.Errorf("%w: int_key: %w", guard.ErrInvalidMessage, err)
 	}

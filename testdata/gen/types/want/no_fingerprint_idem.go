@@ -99,11 +99,12 @@ func (h *NoFingerprintHandler) Handle(ctx context.Context, body []byte) (guard.O
 	if h.err != nil {
 		return 0, h.err
 	}
-	var w struct {
+	type noFingerprintBody struct {
 		EventID *string `json:"event_id"`
 		Payload []byte  `json:"payload"`
 		Score   float64 `json:"score"`
 	}
+	var w noFingerprintBody
 	if err := json.Unmarshal(body, &w); err != nil {
 		return 0, fmt.Errorf("%w: no_fingerprint: %w", guard.ErrInvalidMessage, err)
 	}

@@ -178,7 +178,7 @@ func (h *ContextHandler) Handle(ctx context.Context, body []byte) (guard.Outcome
 	if h.err != nil {
 		return 0, h.err
 	}
-	var w struct {
+	type contextBody struct {
 		Ctx     *string   `json:"ctx"`
 		M       *string   `json:"m"`
 		Err     *string   `json:"err"`
@@ -207,6 +207,7 @@ func (h *ContextHandler) Handle(ctx context.Context, body []byte) (guard.Outcome
 		Strconv string    `json:"strconv"`
 		Redis   string    `json:"redis"`
 	}
+	var w contextBody
 	if err := json.Unmarshal(body, &w); err != nil {
 		return 0, fmt.Errorf("%w: context: %w", guard.ErrInvalidMessage, err)
 	}

@@ -108,11 +108,12 @@ func (h *KeyHandler) Handle(ctx context.Context, body []byte) (guard.Outcome, er
 	if h.err != nil {
 		return 0, h.err
 	}
-	var w struct {
+	type keyBody struct {
 		Tag    *string `json:"tag"`
 		Errors string  `json:"errors"`
 		Fmt    *int    `json:"fmt"`
 	}
+	var w keyBody
 	if err := json.Unmarshal(body, &w); err != nil {
 		return 0, fmt.Errorf("%w: key: %w", guard.ErrInvalidMessage, err)
 	}

@@ -106,10 +106,11 @@ func (h *SQLHandler) Handle(ctx context.Context, body []byte) (guard.Outcome, er
 	if h.err != nil {
 		return 0, h.err
 	}
-	var w struct {
+	type sqlBody struct {
 		Lease string  `json:"lease"`
 		Tx    *string `json:"tx"`
 	}
+	var w sqlBody
 	if err := json.Unmarshal(body, &w); err != nil {
 		return 0, fmt.Errorf("%w: sql: %w", guard.ErrInvalidMessage, err)
 	}

@@ -104,10 +104,11 @@ func (h *CountVisitHandler) Handle(ctx context.Context, body []byte) (guard.Outc
 	if h.err != nil {
 		return 0, h.err
 	}
-	var w struct {
+	type countVisitBody struct {
 		VisitID *string `json:"visit_id"`
 		Page    string  `json:"page"`
 	}
+	var w countVisitBody
 	if err := json.Unmarshal(body, &w); err != nil {
 		return 0, fmt.Errorf("%w: count_visit: %w", guard.ErrInvalidMessage, err)
 	}

@@ -106,10 +106,11 @@ func (h *CreditWalletHandler) Handle(ctx context.Context, body []byte) (guard.Ou
 	if h.err != nil {
 		return 0, h.err
 	}
-	var w struct {
+	type creditWalletBody struct {
 		Wallet *string `json:"wallet"`
 		Amount int     `json:"amount"`
 	}
+	var w creditWalletBody
 	if err := json.Unmarshal(body, &w); err != nil {
 		return 0, fmt.Errorf("%w: credit_wallet: %w", guard.ErrInvalidMessage, err)
 	}

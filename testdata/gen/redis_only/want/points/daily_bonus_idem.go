@@ -110,11 +110,12 @@ func (h *DailyBonusHandler) Handle(ctx context.Context, body []byte) (guard.Outc
 	if h.err != nil {
 		return 0, h.err
 	}
-	var w struct {
+	type dailyBonusBody struct {
 		UserID *string    `json:"user_id"`
 		Day    *time.Time `json:"day"`
 		Vip    bool       `json:"vip"`
 	}
+	var w dailyBonusBody
 	if err := json.Unmarshal(body, &w); err != nil {
 		return 0, fmt.Errorf("%w: daily_bonus: %w", guard.ErrInvalidMessage, err)
 	}

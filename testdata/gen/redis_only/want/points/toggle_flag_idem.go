@@ -105,11 +105,12 @@ func (h *ToggleFlagHandler) Handle(ctx context.Context, body []byte) (guard.Outc
 	if h.err != nil {
 		return 0, h.err
 	}
-	var w struct {
+	type toggleFlagBody struct {
 		Account *int32  `json:"account"`
 		Flag    *string `json:"flag"`
 		On      *bool   `json:"on"`
 	}
+	var w toggleFlagBody
 	if err := json.Unmarshal(body, &w); err != nil {
 		return 0, fmt.Errorf("%w: toggle_flag: %w", guard.ErrInvalidMessage, err)
 	}
