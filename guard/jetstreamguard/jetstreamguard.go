@@ -156,7 +156,7 @@ func Handle(ctx context.Context, msg jetstream.Msg, h guard.Handler, opts ...Opt
 // Consume runs h on the messages of the pull consumer c until ctx is done,
 // one message at a time, settling each by the mapping table. The handler's
 // context derives from ctx, so cancelling ctx aborts the message in flight,
-// which is naked (its effect, guarded, is rolled back or never recorded) and
+// which is naked (the guard rolls its effect back or releases its claim) and
 // redelivered to another worker.
 //
 // When ctx is done Consume stops pulling, waits for the message in flight to

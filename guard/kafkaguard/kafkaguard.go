@@ -79,9 +79,10 @@ func newConfig(opts []Option) config {
 	return c
 }
 
-// WithLogger sets the logger (default slog.Default()). Handled messages log
-// at Debug, retries and dead-letters at Warn, recovered panics and failing
-// dead-letter writes at Error. A nil logger discards.
+// WithLogger sets the logger (default slog.Default()). Handled messages and
+// in-progress waits log at Debug, transient retries and dead-letters at Warn,
+// recovered panics and failing dead-letter writes at Error. A nil logger
+// discards.
 func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
 
 // WithDeadLetter sets the writer that receives messages whose error is
