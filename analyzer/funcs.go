@@ -628,11 +628,17 @@ func (a *pkgAnalysis) failingCall(v ssa.Value, depth int) bool {
 		if fn == nil {
 			return true // a func value: processing
 		}
-		for _, r := range a.cat.lookup(fn) {
+		rules := a.cat.lookup(fn)
+		for _, r := range rules {
 			switch r.role {
 			case roleAck, roleNack, roleFetch, roleRedisLookup, roleScan, roleRowsAffected, rolePrepare, roleNewRequest:
 				return false
 			}
+		}
+		// Other calls into a client library (a message's Metadata, a
+		// reader's Config) fail harmlessly; its effects have rules.
+		if fn.Pkg() != nil && a.cat.paths[normPath(fn.Pkg().Path())] && len(rules) == 0 {
+			return false
 		}
 		if fn.Pkg() != nil {
 			switch fn.Pkg().Path() {
