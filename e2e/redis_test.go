@@ -151,3 +151,37 @@ func TestAddPointsRedis(t *testing.T) {
 		})
 	}
 }
+
+// TestHashTagUUID runs add_points_account, whose hash_tag is a uuid field:
+// a UUID is one key and one hash tag however it is spelled, so the same
+// message with its account in upper and then lower case is a duplicate.
+func TestHashTagUUID(t *testing.T) {
+	t.Parallel()
+	for _, env := range []string{envRedis, envRedisCluster} {
+		name := map[string]string{envRedis: "redis", envRedisCluster: "redis-cluster"}[env]
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			r := openRedisWorld(t, env)
+			key := func(account string) string {
+				return redisguard.Tagged(account, "e2e_"+r.sfx+"_points:"+account)
+			}
+			h := shop.NewAddPointsAccountHandler(r.store, func(ctx context.Context, pipe redis.Pipeliner, m *shop.AddPointsAccount) error {
+				pipe.IncrBy(ctx, key(m.AccountID), m.Points)
+				return nil
+			}, r.prefixOpt())
+			const account = "6f1c2a4e-9b1d-4c3e-8f00-0123456789ab"
+			expectApplied(t, h, `{"order_id":"o1","account_id":"6F1C2A4E-9B1D-4C3E-8F00-0123456789AB","points":10}`)
+			expectDuplicate(t, h, `{"order_id":"o1","account_id":"`+account+`","points":10}`)
+			deliverThrice(t, h, `{"order_id":"o2","account_id":"`+account+`","points":5}`)
+			n, err := r.client.Get(context.Background(), key(account)).Int64()
+			if err != nil || n != 15 {
+				t.Errorf("points of the account = %d, %v; want 15", n, err)
+			}
+			expectInvalid(t, h,
+				`{"order_id":"o3","account_id":"00000000-0000-0000-0000-000000000000","points":1}`,
+				`{"order_id":"o3","account_id":"not-a-uuid","points":1}`,
+				`{"order_id":"o3","points":1}`,
+			)
+		})
+	}
+}

@@ -101,9 +101,10 @@ func NewAddPointsAccountHandler(store *redisguard.Store, apply AddPointsAccountF
 }
 
 // Handle decodes body, a JSON message of the add_points_account consumer, and
-// handles it with HandleMessage. Unknown fields are ignored. A body that does
-// not decode, or lacks order_id and account_id (absent or null; 0 and false are
-// values), is guard.ErrInvalidMessage: dead-letter it.
+// handles it with HandleMessage. Unknown fields are ignored. It puts uuid
+// fields in their canonical, lowercase form. A body that does not decode, or
+// lacks order_id and account_id (absent or null; 0 and false are values), is
+// guard.ErrInvalidMessage: dead-letter it.
 func (h *AddPointsAccountHandler) Handle(ctx context.Context, body []byte) (guard.Outcome, error) {
 	if h.err != nil {
 		return 0, h.err
@@ -122,11 +123,13 @@ func (h *AddPointsAccountHandler) Handle(ctx context.Context, body []byte) (guar
 	if w.AccountID == nil {
 		return 0, fmt.Errorf("%w: add_points_account: hash_tag field account_id is missing", guard.ErrInvalidMessage)
 	}
-	return h.HandleMessage(ctx, &AddPointsAccount{
+	m := &AddPointsAccount{
 		AccountID: *w.AccountID,
 		OrderID:   *w.OrderID,
 		Points:    w.Points,
-	})
+	}
+	m.AccountID = strings.ToLower(m.AccountID)
+	return h.HandleMessage(ctx, m)
 }
 
 // HandleMessage runs the effect of m unless its key was handled before. It
@@ -135,8 +138,11 @@ func (h *AddPointsAccountHandler) Handle(ctx context.Context, body []byte) (guar
 // the message); otherwise an error of the guard error table (guard.Permanent
 // tells which must not be retried). A nil m, or a key field without a valid
 // value, is guard.ErrInvalidMessage. The dedup record is written under the hash
-// tag of m's account_id field; an empty one, or one with a brace, is
-// guard.ErrInvalidMessage.
+// tag of m's account_id field, in canonical (lowercase) form, which apply's
+// keys must carry too; a value that is not a UUID is guard.ErrInvalidMessage.
+// The field is not part of the key: two messages with one key but different
+// account_id values are two records, so their conflict goes undetected (the
+// other stores answer guard.ErrKeyConflict).
 func (h *AddPointsAccountHandler) HandleMessage(ctx context.Context, m *AddPointsAccount) (guard.Outcome, error) {
 	if h.err != nil {
 		return 0, h.err
@@ -148,12 +154,9 @@ func (h *AddPointsAccountHandler) HandleMessage(ctx context.Context, m *AddPoint
 	if err != nil {
 		return 0, err
 	}
-	tag := m.AccountID
-	if tag == "" {
-		return 0, fmt.Errorf("%w: add_points_account: hash_tag field account_id is empty", guard.ErrInvalidMessage)
-	}
-	if strings.ContainsAny(tag, "{}") {
-		return 0, fmt.Errorf("%w: add_points_account: hash_tag field account_id contains a brace", guard.ErrInvalidMessage)
+	tag, err := guard.CanonicalUUID(m.AccountID)
+	if err != nil {
+		return 0, fmt.Errorf("%w: add_points_account: hash_tag field account_id: %w", guard.ErrInvalidMessage, err)
 	}
 	return h.store.Do(ctx, AddPointsAccountConsumer, key, m.Fingerprint(), func(ctx context.Context, pipe redis.Pipeliner) error {
 		return h.apply(ctx, pipe, m)

@@ -135,7 +135,9 @@ func (h *AddPointsRedisHandler) Handle(ctx context.Context, body []byte) (guard.
 // tells which must not be retried). A nil m, or a key field without a valid
 // value, is guard.ErrInvalidMessage. The dedup record is written under the hash
 // tag of m's user_id field; an empty one, or one with a brace, is
-// guard.ErrInvalidMessage.
+// guard.ErrInvalidMessage. The field is not part of the key: two messages with
+// one key but different user_id values are two records, so their conflict goes
+// undetected (the other stores answer guard.ErrKeyConflict).
 func (h *AddPointsRedisHandler) HandleMessage(ctx context.Context, m *AddPointsRedis) (guard.Outcome, error) {
 	if h.err != nil {
 		return 0, h.err

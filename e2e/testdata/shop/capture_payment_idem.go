@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/idemkit/idem/guard"
@@ -30,8 +31,8 @@ type CapturePayment struct {
 }
 
 // IdempotencyKey returns the business key of m (payment_id and captured_at) in
-// the v1 key encoding of guard.KeyBuilder. A key field holding a UUID that is
-// not canonical (8-4-4-4-12 hex digits) or is zero and the zero time is
+// the v1 key encoding of guard.KeyBuilder. A key field holding a value that is
+// not a UUID (8-4-4-4-12 hex digits) or is the zero UUID or the zero time is
 // guard.ErrInvalidMessage.
 func (m *CapturePayment) IdempotencyKey() (string, error) {
 	if _, err := guard.CanonicalUUID(m.PaymentID); err != nil {
@@ -100,9 +101,10 @@ func NewCapturePaymentHandler(store *guard.SQLStore, apply CapturePaymentFunc, o
 }
 
 // Handle decodes body, a JSON message of the capture_payment consumer, and
-// handles it with HandleMessage. Unknown fields are ignored. A body that does
-// not decode, or lacks payment_id and captured_at (absent or null; 0 and false
-// are values), is guard.ErrInvalidMessage: dead-letter it.
+// handles it with HandleMessage. Unknown fields are ignored. It puts uuid
+// fields in their canonical, lowercase form. A body that does not decode, or
+// lacks payment_id and captured_at (absent or null; 0 and false are values), is
+// guard.ErrInvalidMessage: dead-letter it.
 func (h *CapturePaymentHandler) Handle(ctx context.Context, body []byte) (guard.Outcome, error) {
 	if h.err != nil {
 		return 0, h.err
@@ -121,11 +123,13 @@ func (h *CapturePaymentHandler) Handle(ctx context.Context, body []byte) (guard.
 	if w.CapturedAt == nil {
 		return 0, fmt.Errorf("%w: capture_payment: key field captured_at is missing", guard.ErrInvalidMessage)
 	}
-	return h.HandleMessage(ctx, &CapturePayment{
+	m := &CapturePayment{
 		Amount:     w.Amount,
 		CapturedAt: *w.CapturedAt,
 		PaymentID:  *w.PaymentID,
-	})
+	}
+	m.PaymentID = strings.ToLower(m.PaymentID)
+	return h.HandleMessage(ctx, m)
 }
 
 // HandleMessage runs the effect of m unless its key was handled before. It
