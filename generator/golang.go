@@ -296,35 +296,32 @@ func text(s string) string {
 // doc adds a doc comment: paragraphs separated by blank lines are wrapped at
 // 77 columns; lines starting with a tab are kept as they are (code).
 func doc(add func(jen.Code), text string) {
+	var line []byte
+	flush := func() {
+		if len(line) > 0 {
+			add(jen.Comment(string(line)))
+			line = line[:0]
+		}
+	}
 	for i, para := range strings.Split(text, "\n\n") {
 		if i > 0 {
 			add(jen.Comment("//"))
 		}
-		var words []string
-		flush := func() {
-			line := ""
-			for _, w := range words {
-				if line != "" && len(line)+1+len(w) > 77 {
-					add(jen.Comment(line))
-					line = ""
-				}
-				if line != "" {
-					line += " "
-				}
-				line += w
-			}
-			if line != "" {
-				add(jen.Comment(line))
-			}
-			words = nil
-		}
-		for line := range strings.SplitSeq(para, "\n") {
-			if strings.HasPrefix(line, "\t") {
+		for l := range strings.SplitSeq(para, "\n") {
+			if strings.HasPrefix(l, "\t") {
 				flush()
-				add(jen.Comment("//" + line))
+				add(jen.Comment("//" + l))
 				continue
 			}
-			words = append(words, strings.Fields(line)...)
+			for _, w := range strings.Fields(l) {
+				if len(line) > 0 && len(line)+1+len(w) > 77 {
+					flush()
+				}
+				if len(line) > 0 {
+					line = append(line, ' ')
+				}
+				line = append(line, w...)
+			}
 		}
 		flush()
 	}
