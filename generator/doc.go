@@ -38,14 +38,18 @@
 // Decoding checks presence: a key field (or the hash_tag field) absent from
 // the body, or null, is guard.ErrInvalidMessage, while 0 and false are valid
 // values; an empty string, the zero time or an invalid UUID in a key field is
-// ErrInvalidMessage too; unknown body fields are ignored; uuid fields are
-// put in their canonical, lowercase form, which a uuid hash_tag also has.
-// The hash tag of a redis effect is the hash_tag field's value as a string
-// (redisguard.HashTag), so the record shares the Redis Cluster slot of the
-// effect's keys tagged with it. The spec's settings
-// (table, retention, and for external effects lease, delivery and on_error)
-// become options the constructor layers under the caller's, so the caller's
-// options win.
+// ErrInvalidMessage too; unknown body fields are ignored; uuid fields are put
+// in their canonical, lowercase form, which a uuid hash_tag also has. The hash
+// tag of a redis effect is the hash_tag field's value as a string
+// (redisguard.HashTag), so that the record shares the Redis Cluster slot of
+// the effect's keys tagged with it.
+//
+// The spec's settings become options that the constructor layers under the
+// caller's, so the caller's options win: always the table and the effective
+// retention, and for external effects the lease, delivery and on_error. They
+// are emitted even when they equal guard's defaults, because the store passed
+// in may have been built with other options: the handler behaves as its spec
+// says, whatever the store's settings, unless the caller passes options.
 //
 // The stub deduct_inventory_apply.go holds applyDeductInventory, with the
 // signature of DeductInventoryFunc and a body that returns an error until
