@@ -169,7 +169,7 @@ type summary struct {
 	doTx      map[*ssa.Function]*check // closures passed to a guard Do: the check
 
 	failures   []*decision // error branches: fresh holds the failure side
-	benign     []*ssa.BasicBlock
+	benign     []benignSide
 	sqlWrites  map[string]bool
 	redisMarks int
 }

@@ -53,6 +53,19 @@ func (a *pkgAnalysis) report(pos token.Pos, code string, related token.Pos, rela
 	a.pass.Report(d)
 }
 
+// suppressed reports whether an //idem:ignore for code covers pos.
+func (a *pkgAnalysis) suppressed(pos token.Pos, code string) bool {
+	p := a.pass.Fset.Position(pos)
+	for _, l := range []int{p.Line, p.Line - 1} {
+		for _, ig := range a.dirs.ignores[p.Filename][l] {
+			if ig.code == code {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func (a *pkgAnalysis) reportDirectives() {
 	for _, b := range a.dirs.bad {
 		a.pass.Report(analysis.Diagnostic{Pos: b.pos, Category: "IDEM000", Message: b.msg + " (IDEM000)"})
@@ -90,8 +103,9 @@ func (a *pkgAnalysis) check(fn *ssa.Function) {
 			if !inScope[o.instr] {
 				continue
 			}
+			covered := o.covered != nil && !a.suppressed(o.covered.pos, "IDEM004")
 			switch {
-			case o.guardedBy == nil && o.covered == nil:
+			case o.guardedBy == nil && !covered:
 				note := ""
 				if c := s.invalidGuard(o.instr.Block()); c != nil {
 					note = fmt.Sprintf(": the check %s guards nothing, %s", c.desc, c.invalid)
@@ -362,7 +376,7 @@ func (a *pkgAnalysis) returnAcked(fn *ssa.Function) bool {
 // permanent error, a unique violation).
 func (s *summary) failureBefore(b *ssa.BasicBlock) *decision {
 	for _, bb := range s.benign {
-		if bb.Dominates(b) {
+		if bb.side.Dominates(b) && !s.reaches(bb.other, b, bb.blk) {
 			return nil
 		}
 	}
@@ -390,7 +404,7 @@ func (a *pkgAnalysis) collectBenign(s *summary) {
 	if s.benign != nil {
 		return
 	}
-	s.benign = []*ssa.BasicBlock{}
+	s.benign = []benignSide{}
 	for _, b := range s.fn.Blocks {
 		in, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
 		if !ok {
@@ -402,7 +416,7 @@ func (a *pkgAnalysis) collectBenign(s *summary) {
 		}
 		if c, ok := cond.(*ssa.Call); ok {
 			if fn := callee(c.Common()); fn != nil && benignName(fn) {
-				s.benign = append(s.benign, b.Succs[side])
+				s.benign = append(s.benign, benignSide{b, b.Succs[side], b.Succs[1-side]})
 			}
 		}
 		if bin, ok := cond.(*ssa.BinOp); ok && (bin.Op == token.EQL || bin.Op == token.NEQ) {
@@ -412,12 +426,15 @@ func (a *pkgAnalysis) collectBenign(s *summary) {
 					if bin.Op == token.NEQ {
 						eq = 1
 					}
-					s.benign = append(s.benign, b.Succs[eq^side])
+					s.benign = append(s.benign, benignSide{b, b.Succs[eq^side], b.Succs[1-(eq^side)]})
 				}
 			}
 		}
 	}
 }
+
+// benignSide is the side of a branch that handles an error on purpose.
+type benignSide struct{ blk, side, other *ssa.BasicBlock }
 
 func benignName(fn *types.Func) bool {
 	switch fn.FullName() {

@@ -272,3 +272,105 @@ func unknownText(ctx context.Context, db *sql.DB, q string) error {
 	_, err := db.ExecContext(ctx, q) // want `query text not constant`
 	return err
 }
+
+// The dedup record through db (autocommit), the effect through a
+// transaction: two transactions.
+//
+//idem:handler
+func checkViaDBEffectViaTx(ctx context.Context, db *sql.DB, ev Event) error {
+	res, err := db.ExecContext(ctx, `INSERT INTO processed (id) VALUES ($1) ON CONFLICT DO NOTHING`, ev.ID)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return nil
+	}
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE stock SET qty = qty - $1 WHERE sku = $2`, ev.Qty, ev.SKU); err != nil { // want `IDEM006`
+		return err
+	}
+	return tx.Commit()
+}
+
+// INSERT … ON CONFLICT DO NOTHING RETURNING: the returned row decides.
+//
+//idem:handler
+func returningDedup(ctx context.Context, db *sql.DB, ev Event) error {
+	tx, _ := db.BeginTx(ctx, nil)
+	var id string
+	err := tx.QueryRowContext(ctx, `INSERT INTO processed (id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING id`, ev.ID).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil // duplicate
+	}
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE users SET points = points + $1 WHERE id = $2`, ev.Qty, ev.User); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// The dedup insert's result is ignored.
+//
+//idem:handler
+func insertIgnored(ctx context.Context, db *sql.DB, ev Event) error {
+	tx, _ := db.BeginTx(ctx, nil)
+	tx.ExecContext(ctx, `INSERT INTO processed (id) VALUES ($1) ON CONFLICT DO NOTHING`, ev.ID) // want `result of dedup check sql.Tx.ExecContext .* never decides a branch; .* runs for duplicates too \(IDEM004\)`
+	tx.ExecContext(ctx, `UPDATE users SET points = points + $1 WHERE id = $2`, ev.Qty, ev.User)
+	return tx.Commit()
+}
+
+// Suppressing another code, and a malformed directive.
+//
+//idem:handler
+func suppressOther(ctx context.Context, db *sql.DB, ev Event) error {
+	//idem:ignore IDEM004 the insert is only a log of deliveries
+	db.ExecContext(ctx, `INSERT INTO deliveries (id) VALUES ($1) ON CONFLICT DO NOTHING`, ev.ID)
+	_, err := http.Post("https://hooks.example", "text/plain", nil) // want `IDEM001`
+	return err
+}
+
+//idem:ignore IDEM999 no such code // want `//idem:ignore needs a code \(IDEM001 … IDEM007\) and a reason \(IDEM000\)`
+
+//idem:handle // want `unknown directive //idem:handle \(IDEM000\)`
+func misspelled() {}
+
+// A MySQL spelling of the dedup insert.
+//
+//idem:handler
+func insertIgnoreMySQL(ctx context.Context, db *sql.DB, ev Event) error {
+	tx, _ := db.BeginTx(ctx, nil)
+	res, err := tx.ExecContext(ctx, "INSERT IGNORE INTO processed (id) VALUES (?)", ev.ID)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE users SET points = points + ? WHERE id = ?", ev.Qty, ev.User); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// A versioned update: an optimistic dedup.
+//
+//idem:handler
+func versioned(ctx context.Context, db *sql.DB, ev Event) error {
+	res, err := db.ExecContext(ctx, `UPDATE accounts SET balance = balance - $1, version = version + 1 WHERE id = $2 AND version = $3`, ev.Qty, ev.User, ev.ID)
+	if err != nil {
+		return err
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return err
+	}
+	if n != 1 {
+		return nil
+	}
+	return nil
+}
