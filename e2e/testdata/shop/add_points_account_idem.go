@@ -109,11 +109,12 @@ func (h *AddPointsAccountHandler) Handle(ctx context.Context, body []byte) (guar
 	if h.err != nil {
 		return 0, h.err
 	}
-	var w struct {
+	type addPointsAccountBody struct {
 		OrderID   *string `json:"order_id"`
 		AccountID *string `json:"account_id"`
 		Points    int64   `json:"points"`
 	}
+	var w addPointsAccountBody
 	if err := json.Unmarshal(body, &w); err != nil {
 		return 0, fmt.Errorf("%w: add_points_account: %w", guard.ErrInvalidMessage, err)
 	}

@@ -107,11 +107,12 @@ func (h *AddPointsRedisHandler) Handle(ctx context.Context, body []byte) (guard.
 	if h.err != nil {
 		return 0, h.err
 	}
-	var w struct {
+	type addPointsRedisBody struct {
 		OrderID *string `json:"order_id"`
 		UserID  *string `json:"user_id"`
 		Points  int64   `json:"points"`
 	}
+	var w addPointsRedisBody
 	if err := json.Unmarshal(body, &w); err != nil {
 		return 0, fmt.Errorf("%w: add_points_redis: %w", guard.ErrInvalidMessage, err)
 	}

@@ -109,11 +109,12 @@ func (h *CapturePaymentHandler) Handle(ctx context.Context, body []byte) (guard.
 	if h.err != nil {
 		return 0, h.err
 	}
-	var w struct {
+	type capturePaymentBody struct {
 		PaymentID  *string    `json:"payment_id"`
 		CapturedAt *time.Time `json:"captured_at"`
 		Amount     int64      `json:"amount"`
 	}
+	var w capturePaymentBody
 	if err := json.Unmarshal(body, &w); err != nil {
 		return 0, fmt.Errorf("%w: capture_payment: %w", guard.ErrInvalidMessage, err)
 	}

@@ -109,11 +109,12 @@ func (h *DeductInventoryHandler) Handle(ctx context.Context, body []byte) (guard
 	if h.err != nil {
 		return 0, h.err
 	}
-	var w struct {
+	type deductInventoryBody struct {
 		OrderID  *string `json:"order_id"`
 		Sku      *string `json:"sku"`
 		Quantity int64   `json:"quantity"`
 	}
+	var w deductInventoryBody
 	if err := json.Unmarshal(body, &w); err != nil {
 		return 0, fmt.Errorf("%w: deduct_inventory: %w", guard.ErrInvalidMessage, err)
 	}

@@ -114,11 +114,12 @@ func (h *SendSmsAtMostOnceHandler) Handle(ctx context.Context, body []byte) (gua
 	if h.err != nil {
 		return 0, h.err
 	}
-	var w struct {
+	type sendSmsAtMostOnceBody struct {
 		OrderID  *string `json:"order_id"`
 		Phone    string  `json:"phone"`
 		Template *string `json:"template"`
 	}
+	var w sendSmsAtMostOnceBody
 	if err := json.Unmarshal(body, &w); err != nil {
 		return 0, fmt.Errorf("%w: send_sms_at_most_once: %w", guard.ErrInvalidMessage, err)
 	}

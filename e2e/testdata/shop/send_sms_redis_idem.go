@@ -111,11 +111,12 @@ func (h *SendSmsRedisHandler) Handle(ctx context.Context, body []byte) (guard.Ou
 	if h.err != nil {
 		return 0, h.err
 	}
-	var w struct {
+	type sendSmsRedisBody struct {
 		OrderID  *string `json:"order_id"`
 		Phone    string  `json:"phone"`
 		Template *string `json:"template"`
 	}
+	var w sendSmsRedisBody
 	if err := json.Unmarshal(body, &w); err != nil {
 		return 0, fmt.Errorf("%w: send_sms_redis: %w", guard.ErrInvalidMessage, err)
 	}

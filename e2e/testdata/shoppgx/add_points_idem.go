@@ -106,12 +106,13 @@ func (h *AddPointsHandler) Handle(ctx context.Context, body []byte) (guard.Outco
 	if h.err != nil {
 		return 0, h.err
 	}
-	var w struct {
+	type addPointsBody struct {
 		OrderID *string `json:"order_id"`
 		UserID  string  `json:"user_id"`
 		Points  int64   `json:"points"`
 		Bonus   *bool   `json:"bonus"`
 	}
+	var w addPointsBody
 	if err := json.Unmarshal(body, &w); err != nil {
 		return 0, fmt.Errorf("%w: add_points: %w", guard.ErrInvalidMessage, err)
 	}

@@ -111,11 +111,12 @@ func (h *SendSmsHandler) Handle(ctx context.Context, body []byte) (guard.Outcome
 	if h.err != nil {
 		return 0, h.err
 	}
-	var w struct {
+	type sendSmsBody struct {
 		OrderID  *string `json:"order_id"`
 		Phone    string  `json:"phone"`
 		Template *string `json:"template"`
 	}
+	var w sendSmsBody
 	if err := json.Unmarshal(body, &w); err != nil {
 		return 0, fmt.Errorf("%w: send_sms: %w", guard.ErrInvalidMessage, err)
 	}

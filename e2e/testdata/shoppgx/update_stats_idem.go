@@ -107,12 +107,13 @@ func (h *UpdateStatsHandler) Handle(ctx context.Context, body []byte) (guard.Out
 	if h.err != nil {
 		return 0, h.err
 	}
-	var w struct {
+	type updateStatsBody struct {
 		MessageID *string `json:"message_id"`
 		ShopID    *int64  `json:"shop_id"`
 		Day       *string `json:"day"`
 		Amount    int64   `json:"amount"`
 	}
+	var w updateStatsBody
 	if err := json.Unmarshal(body, &w); err != nil {
 		return 0, fmt.Errorf("%w: update_stats: %w", guard.ErrInvalidMessage, err)
 	}
