@@ -365,7 +365,7 @@ func (a *pkgAnalysis) visitRule(s *summary, ci ssa.CallInstruction, r *rule, rec
 			s.autoAcks = append(s.autoAcks, autoAck{call: ci, kind: r.role, ch: result(call, 0)})
 		}
 	case roleAutoAckRead:
-		if call != nil && kafkaGroup(recv) {
+		if call != nil && autoCommits(r.pkg, recv) {
 			s.autoAcks = append(s.autoAcks, autoAck{call: ci, kind: r.role})
 		}
 	case roleSubscribe:
@@ -736,6 +736,61 @@ func (a *pkgAnalysis) stmtQuery(v ssa.Value, depth int) ssa.Value {
 		return a.stmtQuery(arg(args, 0), depth+1)
 	}
 	return arg(args, r.arg)
+}
+
+// autoCommits reports whether the consumer a read is made on commits by
+// itself: a kafka-go Reader with a GroupID, a franz-go client made without
+// DisableAutoCommit (or AutoCommitMarks), a confluent consumer whose config
+// does not set enable.auto.commit. A franz-go or confluent consumer that
+// cannot be traced to its constructor counts as committing explicitly.
+func autoCommits(pkg string, recv ssa.Value) bool {
+	switch pkg {
+	case pKafkaGo:
+		return kafkaGroup(recv)
+	case pFranz:
+		call := constructor(recv, "NewClient")
+		if call == nil {
+			return false
+		}
+		group := false
+		for _, f := range reachedCalls(arg(call.Call.Args, len(call.Call.Args)-1)) {
+			switch f.Name() {
+			case "DisableAutoCommit", "AutoCommitMarks":
+				return false
+			case "ConsumerGroup":
+				group = true
+			}
+		}
+		return group
+	case pConfluent, pConfluentV1:
+		call := constructor(recv, "NewConsumer")
+		if call == nil {
+			return false
+		}
+		for _, str := range reachedStrings(call.Call.Args[0]) {
+			if str == "enable.auto.commit" || str == "enable.auto.offset.store" {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// constructor returns the call to a function named name that made v.
+func constructor(v ssa.Value, name string) *ssa.Call {
+	v = peel(v)
+	if ex, ok := v.(*ssa.Extract); ok {
+		v = ex.Tuple
+	}
+	call, ok := v.(*ssa.Call)
+	if !ok {
+		return nil
+	}
+	if fn := callee(call.Common()); fn != nil && fn.Name() == name {
+		return call
+	}
+	return nil
 }
 
 // kafkaGroup reports whether a kafka-go Reader was configured with a

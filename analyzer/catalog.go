@@ -332,6 +332,8 @@ func buildCatalog() *catalog {
 	c.add(
 		R(pFranz, "Client", "PollFetches", roleFetch, -1),
 		R(pFranz, "Client", "PollRecords", roleFetch, -1),
+		R(pFranz, "Client", "PollFetches", roleAutoAckRead, -1),
+		R(pFranz, "Client", "PollRecords", roleAutoAckRead, -1),
 		R(pFranz, "Client", "CommitRecords", roleAck, 1),
 		R(pFranz, "Client", "MarkCommitRecords", roleAck, 0),
 		R(pFranz, "Client", "CommitUncommittedOffsets", roleAck, -1),
@@ -345,6 +347,8 @@ func buildCatalog() *catalog {
 		c.add(
 			R(p, "Consumer", "ReadMessage", roleFetch, -1),
 			R(p, "Consumer", "Poll", roleFetch, -1),
+			R(p, "Consumer", "ReadMessage", roleAutoAckRead, -1),
+			R(p, "Consumer", "Poll", roleAutoAckRead, -1),
 			R(p, "Consumer", "CommitMessage", roleAck, 0),
 			R(p, "Consumer", "StoreMessage", roleAck, 0),
 			R(p, "Consumer", "Commit", roleAck, -1),

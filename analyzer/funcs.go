@@ -152,6 +152,7 @@ type summary struct {
 	handler bool  // marked //idem:handler
 	sources []ssa.Instruction
 	srcSet  map[ssa.Instruction]bool
+	elems   map[ssa.Instruction]bool // elements of a fetched batch (also in srcSet)
 
 	occs      []*occ
 	byInstr   map[ssa.Instruction][]*occ
@@ -275,7 +276,7 @@ func (a *pkgAnalysis) summary(fn *ssa.Function) *summary {
 		return s
 	}
 	s = &summary{fn: fn, state: 1, values: map[ssa.Value]*dval{}, byInstr: map[ssa.Instruction][]*occ{},
-		waits: map[ssa.Instruction]bool{}, guarded: map[int]bool{}, srcSet: map[ssa.Instruction]bool{},
+		waits: map[ssa.Instruction]bool{}, guarded: map[int]bool{}, srcSet: map[ssa.Instruction]bool{}, elems: map[ssa.Instruction]bool{},
 		doTx: map[*ssa.Function]*check{}}
 	a.sums[fn] = s
 	a.analyse(s)
@@ -332,6 +333,7 @@ func (a *pkgAnalysis) analyse(s *summary) {
 			case *ssa.IndexAddr:
 				if a.cat.messageClient(in.Type()) != "" {
 					s.srcSet[in] = true // the next message of a batch
+					s.elems[in] = true
 				}
 			case *ssa.If:
 				ifs = append(ifs, in)
@@ -513,6 +515,11 @@ func (s *summary) hasSource(b *ssa.BasicBlock) bool {
 // then along successors), stopping a path at the next message. f returns 0
 // to go on, 1 to stop this path, 2 to stop everything.
 func (s *summary) forward(start ssa.Instruction, f func(ssa.Instruction) int) bool {
+	return s.forwardUntil(start, s.srcSet, f)
+}
+
+// forwardUntil is forward with the set of instructions that end a path.
+func (s *summary) forwardUntil(start ssa.Instruction, stop map[ssa.Instruction]bool, f func(ssa.Instruction) int) bool {
 	b := start.Block()
 	idx := 0
 	for i, in := range b.Instrs {
@@ -525,7 +532,7 @@ func (s *summary) forward(start ssa.Instruction, f func(ssa.Instruction) int) bo
 	var walkBlock func(b *ssa.BasicBlock, from int) bool
 	walkBlock = func(b *ssa.BasicBlock, from int) bool {
 		for _, in := range b.Instrs[from:] {
-			if s.srcSet[in] {
+			if stop[in] {
 				return false
 			}
 			switch f(in) {

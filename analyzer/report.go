@@ -459,7 +459,14 @@ func (a *pkgAnalysis) checkAutoAcks(s *summary) {
 		case roleAutoAckConsume:
 			eff, where = a.effectAfterReceive(s, aa.ch, 0)
 		case roleAutoAckRead:
-			s.forward(aa.call, func(in ssa.Instruction) int {
+			// The whole batch is committed: elements do not end the path.
+			stop := map[ssa.Instruction]bool{}
+			for in := range s.srcSet {
+				if !s.elems[in] {
+					stop[in] = true
+				}
+			}
+			s.forwardUntil(aa.call, stop, func(in ssa.Instruction) int {
 				if os := s.byInstr[in]; len(os) > 0 {
 					eff = os[0]
 					return 2
@@ -486,7 +493,7 @@ func autoAckNote(r role) string {
 	case roleAutoAckConsume:
 		return " (autoAck true)"
 	case roleAutoAckRead:
-		return " (commits on read with a GroupID)"
+		return " (commits by itself)"
 	case roleSubscribe:
 		return " (no ManualAck)"
 	}

@@ -76,3 +76,35 @@ func commitFirst(ctx context.Context, c *kafka.Consumer, db *sql.DB) error {
 		shop.AddPoints(ctx, db, o.User, o.Qty) // want `IDEM001`
 	}
 }
+
+// enable.auto.commit defaults to true: offsets are committed as read.
+func autoCommit(ctx context.Context, db *sql.DB) error {
+	c, err := kafka.NewConsumer(&kafka.ConfigMap{"bootstrap.servers": "localhost", "group.id": "points"})
+	if err != nil {
+		return err
+	}
+	for {
+		m, err := c.ReadMessage(time.Second) // want `auto-ack consumer kafka.Consumer.ReadMessage \(commits by itself\)`
+		if err != nil {
+			continue
+		}
+		o, _ := shop.Decode(m.Value)
+		shop.AddPoints(ctx, db, o.User, o.Qty) // want `IDEM001`
+	}
+}
+
+func manualCommit(ctx context.Context, db *sql.DB) error {
+	c, err := kafka.NewConsumer(&kafka.ConfigMap{"bootstrap.servers": "localhost", "group.id": "points", "enable.auto.commit": false})
+	if err != nil {
+		return err
+	}
+	for {
+		m, err := c.ReadMessage(time.Second)
+		if err != nil {
+			continue
+		}
+		o, _ := shop.Decode(m.Value)
+		shop.SetPhone(ctx, db, o.User, o.Phone)
+		c.CommitMessage(m)
+	}
+}

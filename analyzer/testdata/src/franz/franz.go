@@ -72,3 +72,36 @@ func apply(ctx context.Context, db *sql.DB, r *kgo.Record) error {
 	}
 	return tx.Commit()
 }
+
+// A client made without DisableAutoCommit commits what it polled.
+func autoCommit(ctx context.Context, db *sql.DB) error {
+	cl, err := kgo.NewClient(kgo.ConsumerGroup("points"), kgo.ConsumeTopics("orders"))
+	if err != nil {
+		return err
+	}
+	for {
+		fetches := cl.PollFetches(ctx) // want `auto-ack consumer kgo.Client.PollFetches \(commits by itself\) acks each message before handler autoCommit performs .*IDEM007`
+		for _, r := range fetches.Records() {
+			o, _ := shop.Decode(r.Value)
+			shop.AddPoints(ctx, db, o.User, o.Qty) // want `IDEM001`
+		}
+	}
+}
+
+func manualCommit(ctx context.Context, db *sql.DB) error {
+	cl, err := kgo.NewClient(kgo.ConsumerGroup("points"), kgo.DisableAutoCommit())
+	if err != nil {
+		return err
+	}
+	for {
+		fetches := cl.PollFetches(ctx)
+		for _, r := range fetches.Records() {
+			if err := apply(ctx, db, r); err != nil {
+				return err
+			}
+		}
+		if err := cl.CommitUncommittedOffsets(ctx); err != nil {
+			return err
+		}
+	}
+}
