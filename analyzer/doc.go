@@ -77,6 +77,24 @@
 // Messages name the effect and the handler and end with the code in
 // parentheses, like staticcheck's; each diagnostic's Category is its code.
 //
+// # Limits
+//
+// SSA is built by the analyzer itself, only for packages that use a
+// catalogued client, a function with an idem fact, a flagged name or an
+// //idem: directive; requiring buildssa would build it (and run ctrlflow)
+// for every package, since facts make the analyzer run on all dependencies.
+// Over std (362 packages) idemlint takes less time than buildssa alone.
+// A short list of functions that never return (log.Fatal, os.Exit, zap's
+// and logrus's Fatal) stands in for ctrlflow's facts.
+//
+// Calls through function values stored in fields or maps (dispatch tables)
+// are not followed. A kafka-go reader that cannot be traced to NewReader
+// counts as grouped; franz-go and confluent consumers that cannot be traced
+// to their constructor count as committing explicitly. A dedup key that
+// cannot be followed counts as depending on the message. The interface
+// policy's default (annotated) is the precise one; -iface=verbs trades
+// precision for recall on repositories behind interfaces.
+//
 // # IDEM001
 //
 // An effect in a handler with no dedup check guarding it. A redelivery
@@ -202,8 +220,11 @@
 //
 // An auto-ack or auto-commit consumer whose handler has effects: amqp
 // Consume with autoAck true, kafka-go ReadMessage on a reader with a
-// GroupID, legacy nats.go JetStream Subscribe without nats.ManualAck(). The
-// broker forgets the message before the effect; a crash loses it.
+// GroupID, a franz-go client made without kgo.DisableAutoCommit (or
+// AutoCommitMarks), a confluent-kafka-go consumer whose ConfigMap does not
+// set enable.auto.commit, legacy nats.go JetStream Subscribe without
+// nats.ManualAck(). The broker forgets the message before the effect; a
+// crash loses it.
 //
 // Bad:
 //
