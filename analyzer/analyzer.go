@@ -139,7 +139,21 @@ func relevant(pass *analysis.Pass, cat *catalog, cfg *config, dirs *directives) 
 			continue
 		}
 		if cat.paths[normPath(obj.Pkg().Path())] && cat.names[obj.Name()] {
-			return true
+			switch obj := obj.(type) {
+			case *types.TypeName:
+				if cat.messages[normPath(obj.Pkg().Path())+"."+obj.Name()] != "" {
+					return true
+				}
+			case *types.Func:
+				for _, r := range cat.lookup(obj) {
+					switch r.role {
+					case roleWait, roleNewRequest, rolePrepare, roleRowsAffected, roleScan, roleRedisDel, roleRedisMark, roleOutcome:
+						// helpers of other rules: alone they make no handler
+					default:
+						return true
+					}
+				}
+			}
 		}
 		if fn, ok := obj.(*types.Func); ok {
 			if flagged && (cfg.effects[fn.FullName()] || cfg.acks[fn.FullName()]) {
