@@ -71,11 +71,13 @@ func Plan(dir string, files []File) ([]Change, error) {
 	return changes, nil
 }
 
-// checkPath rejects a path that is not a clean, slash-separated path inside
-// the folder.
+// checkPath rejects a path that is not a clean, slash-separated relative
+// path. It may leave the spec's folder ("../x.go"): spec.Parse already keeps
+// output and migrations.dir inside the module.
 func checkPath(p string) error {
-	if p == "" || path.Clean(p) != p || !filepath.IsLocal(filepath.FromSlash(p)) || strings.Contains(p, `\`) {
-		return fmt.Errorf("%q: not a clean relative path inside the folder", p)
+	if p == "" || path.Clean(p) != p || path.IsAbs(p) || filepath.IsAbs(filepath.FromSlash(p)) ||
+		filepath.VolumeName(filepath.FromSlash(p)) != "" || strings.Contains(p, `\`) {
+		return fmt.Errorf("%q: not a clean relative path", p)
 	}
 	return nil
 }
