@@ -290,6 +290,17 @@ func (a *pkgAnalysis) visitInvoke(s *summary, ci ssa.CallInstruction, fn *types.
 		a.effectRule(s, ci, &rule{name: fn.Name(), role: roleEffect, mode: m, kind: kindSQL, arg: 1, key: -1}, recv, args)
 		return
 	}
+	if impls := a.implEffects(fn); len(impls) > 0 {
+		for _, e := range impls {
+			o := &occ{instr: ci, pos: ci.Pos(), kind: e.fact.Kind, inner: e.pos, innerFact: e.fact, param: -1}
+			o.desc = shortFunc(fn) + " (implemented by " + e.impl + ") → " + e.fact.Desc
+			if e.fact.QueryParam >= 0 && !a.resolveParam(o, arg(args, e.fact.QueryParam)) {
+				continue
+			}
+			s.addOcc(o)
+		}
+		return
+	}
 	if a.cfg.verbs && writeVerb(fn.Name()) && fn.Pkg() != nil && !stdPath(fn.Pkg().Path()) {
 		a.addEffect(s, ci, shortFunc(fn)+" (interface method named like a write)", kindCustom, recv)
 	}
@@ -1018,4 +1029,84 @@ func init() {
 func stdPath(p string) bool {
 	first, _, _ := strings.Cut(p, "/")
 	return !strings.Contains(first, ".") && stdRoots[first]
+}
+
+// implEffect is an effect of an implementation of an interface method.
+type implEffect struct {
+	impl string
+	fact factEffect
+	pos  token.Pos
+}
+
+// implEffects returns the effects of the implementations of interface
+// method m that this package can see: named types declared in this package
+// or in the packages it imports (outside std and the catalog) whose method
+// performs unguarded effects. A repository interface implemented in the
+// same package, or in an imported one, is so followed to its SQL.
+func (a *pkgAnalysis) implEffects(m *types.Func) []implEffect {
+	if a.impls == nil {
+		a.impls = map[*types.Func][]implEffect{}
+	}
+	if r, ok := a.impls[m]; ok {
+		return r
+	}
+	a.impls[m] = nil // recursion guard
+	sig, _ := m.Type().(*types.Signature)
+	if sig == nil || sig.Recv() == nil {
+		return nil
+	}
+	iface, ok := sig.Recv().Type().Underlying().(*types.Interface)
+	if !ok || iface.NumMethods() == 0 {
+		return nil
+	}
+	var out []implEffect
+	scopes := []*types.Package{a.pass.Pkg}
+	for _, imp := range a.pass.Pkg.Imports() {
+		if !stdPath(imp.Path()) && !a.cat.paths[normPath(imp.Path())] {
+			scopes = append(scopes, imp)
+		}
+	}
+	for _, pkg := range scopes {
+		for _, name := range pkg.Scope().Names() {
+			tn, ok := pkg.Scope().Lookup(name).(*types.TypeName)
+			if !ok || tn.IsAlias() {
+				continue
+			}
+			named, ok := tn.Type().(*types.Named)
+			if !ok || named.TypeParams().Len() > 0 || types.IsInterface(named) {
+				continue
+			}
+			for _, t := range []types.Type{named, types.NewPointer(named)} {
+				if !types.Implements(t, iface) {
+					continue
+				}
+				sel := types.NewMethodSet(t).Lookup(m.Pkg(), m.Name())
+				if sel == nil {
+					continue
+				}
+				impl, ok := sel.Obj().(*types.Func)
+				if !ok {
+					break
+				}
+				label := shortFunc(impl)
+				if impl.Pkg() == a.pass.Pkg {
+					if f := a.prog.FuncValue(impl); f != nil {
+						for _, o := range a.summary(f).unguarded {
+							out = append(out, implEffect{label, o.innerFact, o.inner})
+						}
+					}
+				} else {
+					var ef effectsFact
+					if a.pass.ImportObjectFact(impl, &ef) && !ef.Root {
+						for _, e := range ef.Effects {
+							out = append(out, implEffect{label, e, a.posFor(e)})
+						}
+					}
+				}
+				break
+			}
+		}
+	}
+	a.impls[m] = out
+	return out
 }

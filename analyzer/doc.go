@@ -33,9 +33,13 @@
 // and PATCH without an Idempotency-Key header, net/smtp, functions marked
 // //idem:effect or named with -effects, and with -publish publishing to a
 // broker. Interfaces shaped like database/sql's (sqlc's DBTX) count as SQL.
-// Other interface calls are effects only when annotated, named with
-// -effects, or, with -iface=verbs, named like writes (Save, Create, Insert,
-// Add, Incr, Send, Charge …).
+// A call through any other interface is followed to the implementations
+// this package can see (types declared in it or in the packages it imports,
+// outside std): when one of them performs unguarded effects, the call is an
+// effect. Beyond that, interface calls are effects only when annotated,
+// named with -effects, or, with -iface=verbs, named like writes (Create,
+// Insert, Add, Incr, Send, Charge …; not Save or Put, which usually
+// overwrite).
 //
 // Dedup checks, each with its polarity: the idem guard stores (Do and Run run
 // their callback only for a fresh key; Claim's lease.Outcome() decides) and
@@ -90,7 +94,9 @@
 // Calls through function values stored in fields or maps (dispatch tables)
 // are not followed. A kafka-go reader that cannot be traced to NewReader
 // counts as grouped; franz-go and confluent consumers that cannot be traced
-// to their constructor count as committing explicitly. A dedup key that
+// to their constructor count as committing explicitly. An implementation
+// wired in only by main (not imported by the handler's package) is not
+// seen. A dedup key that
 // cannot be followed counts as depending on the message. The interface
 // policy's default (annotated) is the precise one; -iface=verbs trades
 // precision for recall on repositories behind interfaces.

@@ -26,6 +26,7 @@ type pkgAnalysis struct {
 	uses    map[*ssa.Function]*funcUses
 	files   map[string]*token.File
 	seen    map[string]bool // reported diagnostics: pos + code
+	impls   map[*types.Func][]implEffect
 }
 
 // funcUses counts how a function of the package is used: called statically,
