@@ -100,7 +100,7 @@ func (a *pkgAnalysis) addEffect(s *summary, ci ssa.CallInstruction, desc string,
 // closure created) at ci.
 func (a *pkgAnalysis) addVia(s *summary, ci ssa.CallInstruction, via string, inner *occ, args []ssa.Value) {
 	o := &occ{instr: ci, pos: ci.Pos(), kind: inner.kind, inner: inner.inner, innerFact: inner.innerFact, param: -1}
-	o.desc = via + " → " + inner.innerFact.Desc
+	o.desc = via + " → " + inner.desc
 	if p := inner.innerFact.QueryParam; p >= 0 {
 		if !a.resolveParam(o, arg(args, p)) {
 			return

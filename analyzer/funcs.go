@@ -1137,6 +1137,7 @@ func (a *pkgAnalysis) exportFacts() {
 			f := &effectsFact{}
 			for _, o := range s.unguarded {
 				e := o.innerFact
+				e.Desc = o.desc // the chain of calls down to the effect
 				e.ErrResult = -1
 				if o.insert && o.errVal != nil {
 					e.ErrResult = returnedAs(fn, o.errVal)

@@ -32,7 +32,7 @@ func (h Naive) ConsumeClaim(sess sarama.ConsumerGroupSession, claim sarama.Consu
 		if err := shop.AddPoints(ctx, h.DB, o.User, o.Qty); err != nil { // want `IDEM001`
 			return err
 		}
-		if err := shop.SendSMS(ctx, o.Phone, "thanks"); err != nil { // want `effect shop.SendSMS → http.Client.Do POST in handler Naive.ConsumeClaim`
+		if err := shop.SendSMS(ctx, o.Phone, "thanks"); err != nil { // want `effect shop.SendSMS → smsdk.Client.Send → http.Client.Do POST in handler Naive.ConsumeClaim`
 			return err
 		}
 		if err := shop.BumpStats(ctx, h.DB, o.Day, o.GMV); err != nil { // want `IDEM001`

@@ -60,7 +60,7 @@ func SetPhone(ctx context.Context, tx DBTX, user, phone string) error {
 
 var SMS = &smsdk.Client{}
 
-func SendSMS(ctx context.Context, phone, text string) error { // want SendSMS:`effects\(http.Client.Do POST\)`
+func SendSMS(ctx context.Context, phone, text string) error { // want SendSMS:`effects\(smsdk.Client.Send → http.Client.Do POST\)`
 	return SMS.Send(ctx, phone, text)
 }
 
