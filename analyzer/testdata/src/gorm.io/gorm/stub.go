@@ -18,6 +18,8 @@ type DB struct {
 	Statement    *Statement
 }
 
+func (db *DB) AddError(err error) error { return nil }
+
 func (db *DB) Create(value interface{}) (tx *DB) { return nil }
 
 func (db *DB) CreateInBatches(value interface{}, batchSize int) (tx *DB) { return nil }
@@ -80,7 +82,16 @@ type Config struct {
 }
 
 type Statement struct {
+	*DB
 }
+
+func (stmt *Statement) WriteByte(c byte) error { return nil }
+
+func (stmt *Statement) WriteString(str string) (int, error) { return 0, nil }
+
+func (stmt *Statement) WriteQuoted(value interface{}) {}
+
+func (stmt *Statement) AddVar(writer clause.Writer, vars ...interface{}) {}
 
 type Session struct {
 	DryRun                 bool

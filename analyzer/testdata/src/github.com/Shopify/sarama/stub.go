@@ -177,6 +177,16 @@ type PartitionConsumer interface {
 	Resume()
 }
 
+type ConsumerError struct {
+	Topic     string
+	Partition int32
+	Err       error
+}
+
+func (ce ConsumerError) Error() string { return "" }
+
+func (ce ConsumerError) Unwrap() error { return nil }
+
 const OffsetNewest int64 = -1
 
 const OffsetOldest int64 = -2
@@ -185,6 +195,3 @@ type PartitionOffsetMetadata struct {
 }
 
 type ProducerTxnStatusFlag int16
-
-type ConsumerError struct {
-}

@@ -12,6 +12,10 @@ type DB struct {
 	*sql.DB
 }
 
+func (db *DB) BindNamed(query string, arg interface{}) (string, []interface{}, error) {
+	return "", nil, nil
+}
+
 func (db *DB) BeginTxx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) { return nil, nil }
 
 func (db *DB) Beginx() (*Tx, error) { return nil, nil }
@@ -80,6 +84,10 @@ func (db *DB) Connx(ctx context.Context) (*Conn, error) { return nil, nil }
 
 type Tx struct {
 	*sql.Tx
+}
+
+func (tx *Tx) BindNamed(query string, arg interface{}) (string, []interface{}, error) {
+	return "", nil, nil
 }
 
 func (tx *Tx) MustExec(query string, args ...interface{}) sql.Result { return nil }

@@ -192,6 +192,12 @@ func MaxAckPending(n int) SubOpt { return nil }
 
 type AckWait int64
 
+func (ttl AckWait) configureAck(opts *ackOpts) error { return nil }
+
+func (ttl AckWait) configurePublish(opts *pubOpts) error { return nil }
+
+func (ttl AckWait) configureSubscribe(opts *subOpts) error { return nil }
+
 func MaxDeliver(n int) SubOpt { return nil }
 
 func MsgId(id string) PubOpt { return nil }

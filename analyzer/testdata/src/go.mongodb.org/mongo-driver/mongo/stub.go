@@ -113,6 +113,8 @@ type InsertOneModel struct {
 
 func (iom *InsertOneModel) SetDocument(doc interface{}) *InsertOneModel { return nil }
 
+func (_ *InsertOneModel) writeModel() {}
+
 func NewInsertOneModel() *InsertOneModel { return nil }
 
 type UpdateOneModel struct {
@@ -120,6 +122,8 @@ type UpdateOneModel struct {
 	Filter interface{}
 	Update interface{}
 }
+
+func (_ *UpdateOneModel) writeModel() {}
 
 func (uom *UpdateOneModel) SetFilter(filter interface{}) *UpdateOneModel { return nil }
 
@@ -187,6 +191,14 @@ func (mwe WriteException) Error() string { return "" }
 
 func (mwe WriteException) HasErrorCode(code int) bool { return false }
 
+func (mwe WriteException) HasErrorCodeWithMessage(code int, message string) bool { return false }
+
+func (mwe WriteException) HasErrorLabel(label string) bool { return false }
+
+func (mwe WriteException) HasErrorMessage(message string) bool { return false }
+
+func (mwe WriteException) serverError() {}
+
 type WriteError struct {
 	Index   int
 	Code    int
@@ -196,6 +208,21 @@ type WriteError struct {
 }
 
 func (we WriteError) Error() string { return "" }
+
+func (we WriteError) HasErrorCode(code int) bool { return false }
+
+func (we WriteError) HasErrorCodeWithMessage(code int, message string) bool { return false }
+
+func (we WriteError) HasErrorLabel(string) bool { return false }
+
+func (we WriteError) HasErrorMessage(message string) bool { return false }
+
+func (we WriteError) serverError() {}
+
+type LabeledError interface {
+	error
+	HasErrorLabel(string) bool
+}
 
 type WriteErrors []WriteError
 
@@ -217,9 +244,4 @@ type ServerError interface {
 	HasErrorCodeWithMessage(int, string) bool
 	HasErrorMessage(string) bool
 	serverError()
-}
-
-type LabeledError interface {
-	error
-	HasErrorLabel(string) bool
 }

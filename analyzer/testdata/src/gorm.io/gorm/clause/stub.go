@@ -47,6 +47,8 @@ type Clause struct {
 	Name string
 }
 
+func (c Clause) Build(builder Builder) {}
+
 type Column struct {
 	Table string
 	Name  string

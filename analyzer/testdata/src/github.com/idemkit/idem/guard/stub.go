@@ -162,6 +162,14 @@ func (f *FingerprintBuilder) Bytes(name string, v []byte) {}
 
 func (f *FingerprintBuilder) Sum() []byte { return nil }
 
+type Handler interface {
+	Handle(ctx context.Context, body []byte) (Outcome, error)
+}
+
+type HandlerFunc func(ctx context.Context, body []byte) (Outcome, error)
+
+func (f HandlerFunc) Handle(ctx context.Context, body []byte) (Outcome, error) { return 0, nil }
+
 type InProgressError struct {
 	Consumer   string
 	RetryAfter time.Duration

@@ -90,6 +90,7 @@ type TxAccessMode string
 type TxDeferrableMode string
 
 type Batch struct {
+	QueuedQueries []*QueuedQuery
 }
 
 func (b *Batch) Queue(query string, arguments ...any) *QueuedQuery { return nil }
@@ -105,6 +106,8 @@ type BatchResults interface {
 }
 
 type QueuedQuery struct {
+	SQL       string
+	Arguments []any
 }
 
 type NamedArgs map[string]any

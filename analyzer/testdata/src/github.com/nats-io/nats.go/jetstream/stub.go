@@ -156,7 +156,13 @@ func FetchMaxWait(timeout time.Duration) FetchOpt { return nil }
 
 type PullMaxMessages int
 
+func (max PullMaxMessages) configureConsume(opts *consumeOpts) error { return nil }
+
+func (max PullMaxMessages) configureMessages(opts *consumeOpts) error { return nil }
+
 type ConsumeErrHandler func(consumeCtx ConsumeContext, err error)
+
+func (c ConsumeErrHandler) configureConsume(opts *consumeOpts) error { return nil }
 
 type ConsumeErrHandlerFunc func(consumeCtx ConsumeContext, err error)
 

@@ -115,6 +115,20 @@ type Pipeline struct {
 	statefulCmdable
 }
 
+func (c *Pipeline) Pipeline() Pipeliner { return nil }
+
+func (c *Pipeline) Pipelined(ctx context.Context, fn func(Pipeliner) error) ([]Cmder, error) {
+	return nil, nil
+}
+
+func (c *Pipeline) TxPipelined(ctx context.Context, fn func(Pipeliner) error) ([]Cmder, error) {
+	return nil, nil
+}
+
+func (c *Pipeline) TxPipeline() Pipeliner { return nil }
+
+func (c *Pipeline) BatchProcess(ctx context.Context, cmd ...Cmder) error { return nil }
+
 func (c *Pipeline) Len() int { return 0 }
 
 func (c *Pipeline) Do(ctx context.Context, args ...interface{}) *Cmd { return nil }
@@ -368,6 +382,8 @@ func (c cmdable) Publish(ctx context.Context, channel string, message interface{
 	return nil
 }
 
+func (c cmdable) Do(ctx context.Context, args ...interface{}) *Cmd { return nil }
+
 func (c cmdable) Unlink(ctx context.Context, keys ...string) *IntCmd { return nil }
 
 func (c cmdable) HExists(ctx context.Context, key string, field string) *BoolCmd { return nil }
@@ -564,6 +580,8 @@ func (cmd *IntSliceCmd) Val() []int64 { return nil }
 
 func (cmd *IntSliceCmd) Result() ([]int64, error) { return nil, nil }
 
+func (cmd *IntSliceCmd) String() string { return "" }
+
 type XMessageSliceCmd struct {
 	baseCmd
 }
@@ -571,6 +589,8 @@ type XMessageSliceCmd struct {
 func (cmd *XMessageSliceCmd) Val() []XMessage { return nil }
 
 func (cmd *XMessageSliceCmd) Result() ([]XMessage, error) { return nil, nil }
+
+func (cmd *XMessageSliceCmd) String() string { return "" }
 
 type XAutoClaimCmd struct {
 	baseCmd
@@ -581,6 +601,8 @@ func (cmd *XAutoClaimCmd) Val() (messages []XMessage, start string) { return nil
 func (cmd *XAutoClaimCmd) Result() (messages []XMessage, start string, err error) {
 	return nil, "", nil
 }
+
+func (cmd *XAutoClaimCmd) String() string { return "" }
 
 type XAutoClaimArgs struct {
 	Stream   string
@@ -606,6 +628,8 @@ type SliceCmd struct {
 func (cmd *SliceCmd) Val() []interface{} { return nil }
 
 func (cmd *SliceCmd) Result() ([]interface{}, error) { return nil, nil }
+
+func (cmd *SliceCmd) String() string { return "" }
 
 type XAddArgs struct {
 	Stream         string

@@ -8,6 +8,8 @@ type M map[string]interface{}
 type D []E
 
 type E struct {
+	Key   string
+	Value interface{}
 }
 
 type A []interface{}

@@ -34,6 +34,8 @@ func (c *Consumer) SubscribeTopics(topics []string, rebalanceCb RebalanceCb) (er
 
 func (c *Consumer) Close() (err error) { return nil }
 
+func (c *Consumer) String() string { return "" }
+
 func NewConsumer(conf *ConfigMap) (*Consumer, error) { return nil, nil }
 
 type Message struct {
@@ -95,12 +97,16 @@ func (p *Producer) Close() {}
 
 func (p *Producer) Events() chan Event { return nil }
 
+func (p *Producer) String() string { return "" }
+
 func NewProducer(conf *ConfigMap) (*Producer, error) { return nil, nil }
 
 type Error struct {
 }
 
 func (e Error) Error() string { return "" }
+
+func (e Error) String() string { return "" }
 
 func (e Error) Code() ErrorCode { return 0 }
 
@@ -109,6 +115,10 @@ func (e Error) IsTimeout() bool { return false }
 func (e Error) IsFatal() bool { return false }
 
 func (e Error) IsRetriable() bool { return false }
+
+type TimestampType int
+
+func (t TimestampType) String() string { return "" }
 
 type ErrorCode int
 
@@ -121,5 +131,3 @@ const OffsetBeginning Offset = -2
 const OffsetEnd Offset = -1
 
 const OffsetStored Offset = -1000
-
-type TimestampType int

@@ -91,6 +91,21 @@ type FetchTopicPartition struct {
 	FetchPartition
 }
 
+type FetchError struct {
+	Topic     string
+	Partition int32
+	Err       error
+}
+
+type Fetch struct {
+}
+
+type FetchTopic struct {
+	Topic      string
+	TopicID    [16]byte
+	Partitions []FetchPartition
+}
+
 type FetchPartition struct {
 	Partition int32
 	Err       error
@@ -153,12 +168,6 @@ func KeySliceRecord(key []byte, value []byte) *Record { return nil }
 var ErrClientClosed = errors.New("client closed")
 
 type cfg struct {
-}
-
-type Fetch struct {
-}
-
-type FetchError struct {
 }
 
 type RecordAttrs struct {
