@@ -300,10 +300,12 @@ func buildCatalog() *catalog {
 			R(p, "Channel", "Nack", roleNack, -1),
 			R(p, "Channel", "Reject", roleNack, -1),
 			R(p, "Channel", "Consume", roleAutoAckConsume, 2),
-			R(p, "Channel", "ConsumeWithContext", roleAutoAckConsume, 3),
 		)
-		pub(p, "Channel", "Publish", "PublishWithContext", "PublishWithDeferredConfirm", "PublishWithDeferredConfirmWithContext")
+		pub(p, "Channel", "Publish")
 	}
+	// amqp091-go only.
+	c.add(R(pAMQP, "Channel", "ConsumeWithContext", roleAutoAckConsume, 3))
+	pub(pAMQP, "Channel", "PublishWithContext", "PublishWithDeferredConfirm", "PublishWithDeferredConfirmWithContext")
 
 	// --- Kafka: sarama (IBM, formerly Shopify) ----------------------------
 	for _, p := range []string{pSarama, pShopify} {
@@ -488,14 +490,19 @@ func buildCatalog() *catalog {
 	// --- SQL: database/sql ----------------------------------------------------
 	for _, recv := range []string{"DB", "Tx", "Conn"} {
 		c.add(
-			eff(pSQL, recv, "Exec", kindSQL, modeSQLExec, 0),
 			eff(pSQL, recv, "ExecContext", kindSQL, modeSQLExec, 1),
-			eff(pSQL, recv, "Query", kindSQL, modeSQLQuery, 0),
 			eff(pSQL, recv, "QueryContext", kindSQL, modeSQLQuery, 1),
-			eff(pSQL, recv, "QueryRow", kindSQL, modeSQLQuery, 0),
 			eff(pSQL, recv, "QueryRowContext", kindSQL, modeSQLQuery, 1),
-			R(pSQL, recv, "Prepare", rolePrepare, 0),
 			R(pSQL, recv, "PrepareContext", rolePrepare, 1),
+		)
+		if recv == "Conn" {
+			continue // a Conn has only the Context methods
+		}
+		c.add(
+			eff(pSQL, recv, "Exec", kindSQL, modeSQLExec, 0),
+			eff(pSQL, recv, "Query", kindSQL, modeSQLQuery, 0),
+			eff(pSQL, recv, "QueryRow", kindSQL, modeSQLQuery, 0),
+			R(pSQL, recv, "Prepare", rolePrepare, 0),
 		)
 	}
 	c.add(
@@ -527,7 +534,7 @@ func buildCatalog() *catalog {
 	c.add(R(pPgconn, "CommandTag", "RowsAffected", roleRowsAffected, -1))
 
 	// --- sqlx (its promoted database/sql methods match database/sql) --------
-	for _, recv := range []string{"DB", "Tx", "Conn"} {
+	for _, recv := range []string{"DB", "Tx"} {
 		c.add(
 			eff(pSqlx, recv, "NamedExec", kindSQL, modeSQLExec, 0),
 			eff(pSqlx, recv, "NamedExecContext", kindSQL, modeSQLExec, 1),
@@ -587,8 +594,10 @@ func buildCatalog() *catalog {
 	// run apply only for a fresh key; Claim returns a lease whose Outcome
 	// decides.
 	for _, x := range [][2]string{{pGuard, "SQLStore"}, {pGuard, "SQLEngine"}, {pGuard, "Store"}, {pPgxGuard, "Store"}, {pRedisGuard, "Store"}} {
+		if x != [2]string{pGuard, "Store"} { // the Store interface has no Do: its transaction type differs per store
+			c.add(&rule{pkg: x[0], recv: x[1], name: "Do", role: roleGuardInside, arg: 4, key: 2})
+		}
 		c.add(
-			&rule{pkg: x[0], recv: x[1], name: "Do", role: roleGuardInside, arg: 4, key: 2},
 			&rule{pkg: x[0], recv: x[1], name: "Run", role: roleGuardInside, arg: 4, key: 2},
 			&rule{pkg: x[0], recv: x[1], name: "Claim", role: roleClaim, arg: -1, key: 2},
 		)
