@@ -516,7 +516,10 @@ func (a *pkgAnalysis) effectRule(s *summary, ci ssa.CallInstruction, r *rule, re
 	call, _ := ci.(*ssa.Call)
 	switch r.mode {
 	case modeAlways:
-		a.addEffect(s, ci, describeCall(cc), r.kind, recv)
+		o := a.addEffect(s, ci, describeCall(cc), r.kind, recv)
+		if r.kind == kindMongo && strings.HasPrefix(r.name, "Insert") {
+			o.insert, o.errVal = true, errResult(call) // a duplicate key error tells a repeat
+		}
 	case modeSQLExec, modeSQLQuery, modeSQLStmt:
 		var q ssa.Value
 		if r.mode == modeSQLStmt {

@@ -331,6 +331,10 @@ func (a *pkgAnalysis) analyse(s *summary) {
 				}
 			case *ssa.Select:
 				s.waits[in] = true
+			case *ssa.BinOp:
+				if (in.Op == token.EQL || in.Op == token.NEQ) && (uniqueCode(in.X) || uniqueCode(in.Y)) {
+					s.unique = true // pgErr.Code == "23505", mysqlErr.Number == 1062
+				}
 			case *ssa.IndexAddr:
 				if a.cat.messageClient(in.Type()) != "" {
 					s.srcSet[in] = true // the next message of a batch

@@ -181,7 +181,7 @@ func (a *pkgAnalysis) checkTx(s *summary, o *occ, name string) {
 	if !o.direct || o.kind != c.store || !o.kind.transactional() || o.recv == nil || c.recv == nil {
 		return
 	}
-	if o.kind == kindSQL && sameValue(o.recv, c.recv) && !poolType(o.recv.Type()) {
+	if root := txRoot(o.recv); o.kind == kindSQL && sameValue(root, txRoot(c.recv)) && !pool(root) {
 		return
 	}
 	a.report(o.pos, "IDEM006", c.pos, "the dedup record", "dedup record %s and effect %s in handler %s are in different transactions: a crash between them loses the effect, and the record says it was done", c.desc, o.desc, name)
@@ -234,6 +234,47 @@ func sameValue(x, y ssa.Value) bool {
 		return ux.X == uy.X
 	}
 	return false
+}
+
+// txRoot returns the transaction or client a statement runs on: it undoes
+// embedded-field selections (sqlx.Tx embeds *sql.Tx) and builder chains
+// (gorm's tx.Model(…).Where(…) runs on tx).
+func txRoot(v ssa.Value) ssa.Value {
+	for range 16 {
+		v = peel(userRecv(peel(v)))
+		call, ok := v.(*ssa.Call)
+		if !ok || call.Call.IsInvoke() {
+			return v
+		}
+		fn := callee(call.Common())
+		recv, _ := splitArgs(call.Common())
+		if fn == nil || recv == nil || !types.Identical(recv.Type(), call.Type()) || strings.HasPrefix(fn.Name(), "Begin") {
+			return v
+		}
+		v = recv
+	}
+	return v
+}
+
+// pool reports whether statements on v each run in their own transaction: a
+// pool or client type, or a gorm DB that is not a transaction (made by
+// Begin, or handed to a Transaction callback).
+func pool(v ssa.Value) bool {
+	if poolType(v.Type()) {
+		return true
+	}
+	n, ok := types.Unalias(derefType(v.Type())).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != pGorm || n.Obj().Name() != "DB" {
+		return false
+	}
+	switch x := v.(type) {
+	case *ssa.Call:
+		fn := callee(x.Common())
+		return fn == nil || fn.Name() != "Begin"
+	case *ssa.Parameter:
+		return x.Parent().Parent() == nil // a closure's parameter: a Transaction callback
+	}
+	return true
 }
 
 // poolType reports whether t is a connection pool or a client, where every
