@@ -3,26 +3,29 @@ package orders
 import (
 	"context"
 	"database/sql"
-	"errors"
+	"fmt"
+
+	"github.com/idemkit/idem/guard"
 )
 
-// applyAddPoints applies the effect of m, a message of the add_points consumer,
-// in tx, the transaction that also records its dedup row, so both commit or
-// neither. It must do all its work through tx: the store retries the
-// transaction after serialization failures and deadlocks, calling it again.
-// Returning guard.Reject(err) refuses the message for good.
-//
-// Wire it up with
-//
-//	h := NewAddPointsHandler(store, applyAddPoints)
-//
-// idemgen wrote this file once and never overwrites it: it is yours to edit.
-// (If it is deleted, idemgen writes the stub again; keep the file, even empty,
-// if the function lives elsewhere.)
-func applyAddPoints(ctx context.Context, tx *sql.Tx, m *AddPoints) error {
-	// TODO: apply the effect of m through tx.
-	return errors.New("add_points: apply not implemented")
+// applyAddPoints credits the order's points to its buyer, in tx, the
+// transaction that also records the dedup row: points = points + n runs
+// once per order however often the message comes. An unknown user is
+// rejected for good (guard.Reject).
+func (s *Shop) applyAddPoints(ctx context.Context, tx *sql.Tx, m *AddPoints) error {
+	res, err := tx.ExecContext(ctx, s.pointsSQL, m.Points, m.UserID)
+	if err != nil {
+		return err
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return guard.Reject(fmt.Errorf("order %s: unknown user %s", m.OrderID, m.UserID))
+	}
+	return s.afterEffect(ctx)
 }
 
 // The handler's apply func type checks the signature of applyAddPoints.
-var _ AddPointsFunc = applyAddPoints
+var _ AddPointsFunc = new(Shop).applyAddPoints

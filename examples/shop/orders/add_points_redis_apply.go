@@ -2,31 +2,21 @@ package orders
 
 import (
 	"context"
-	"errors"
 
 	redis "github.com/redis/go-redis/v9"
+
+	"github.com/idemkit/idem/examples/shop/shopdb"
 )
 
-// applyAddPointsRedis queues the effect of m, a message of the add_points_redis
-// consumer, on pipe, the transaction that also writes its dedup record: Redis
-// runs both in one MULTI/EXEC, or neither. It must only queue commands, never
-// run them, and may be called again when a concurrent duplicate makes the store
-// retry; an error sends nothing. Returning guard.Reject(err) refuses the
-// message for good. The record lives under the hash tag of the message's
-// user_id field: name every key with redisguard.Tagged(<user_id>, key), so that
-// it is in the record's Redis Cluster slot.
-//
-// Wire it up with
-//
-//	h := NewAddPointsRedisHandler(store, applyAddPointsRedis)
-//
-// idemgen wrote this file once and never overwrites it: it is yours to edit.
-// (If it is deleted, idemgen writes the stub again; keep the file, even empty,
-// if the function lives elsewhere.)
-func applyAddPointsRedis(ctx context.Context, pipe redis.Pipeliner, m *AddPointsRedis) error {
-	// TODO: queue the effect of m on pipe.
-	return errors.New("add_points_redis: apply not implemented")
+// applyAddPointsRedis queues the INCRBY of the buyer's points on pipe, the
+// transaction that also writes the dedup record: Redis runs both in one
+// MULTI/EXEC, or neither. The key carries the user as its hash tag
+// (shopdb.PointsKey), the spec's hash_tag, so that on Redis Cluster it lives
+// in the slot of the record.
+func (s *Shop) applyAddPointsRedis(ctx context.Context, pipe redis.Pipeliner, m *AddPointsRedis) error {
+	pipe.IncrBy(ctx, shopdb.PointsKey(s.cfg.RedisPrefix, m.UserID), m.Points)
+	return s.afterEffect(ctx)
 }
 
 // The handler's apply func type checks the signature of applyAddPointsRedis.
-var _ AddPointsRedisFunc = applyAddPointsRedis
+var _ AddPointsRedisFunc = new(Shop).applyAddPointsRedis

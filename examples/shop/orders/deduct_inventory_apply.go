@@ -3,26 +3,36 @@ package orders
 import (
 	"context"
 	"database/sql"
-	"errors"
+	"fmt"
+
+	"github.com/idemkit/idem/guard"
 )
 
-// applyDeductInventory applies the effect of m, a message of the
-// deduct_inventory consumer, in tx, the transaction that also records its dedup
-// row, so both commit or neither. It must do all its work through tx: the store
-// retries the transaction after serialization failures and deadlocks, calling
-// it again. Returning guard.Reject(err) refuses the message for good.
+// applyDeductInventory takes the order's quantity out of stock, in tx, the
+// transaction that also records the dedup row, so both commit or neither.
 //
-// Wire it up with
-//
-//	h := NewDeductInventoryHandler(store, applyDeductInventory)
-//
-// idemgen wrote this file once and never overwrites it: it is yours to edit.
-// (If it is deleted, idemgen writes the stub again; keep the file, even empty,
-// if the function lives elsewhere.)
-func applyDeductInventory(ctx context.Context, tx *sql.Tx, m *DeductInventory) error {
-	// TODO: apply the effect of m through tx.
-	return errors.New("deduct_inventory: apply not implemented")
+// The update is conditional: stock never goes below zero. When the SKU
+// lacks the quantity (or is unknown) no row changes, and the order is
+// rejected for good: guard.Reject keeps its key failed, so a redelivery is
+// refused instead of deducting later from stock that came back meanwhile.
+// The example's stock covers every order, so a rejection there is a bug.
+func (s *Shop) applyDeductInventory(ctx context.Context, tx *sql.Tx, m *DeductInventory) error {
+	if m.Quantity <= 0 {
+		return guard.Reject(fmt.Errorf("order %s: quantity %d of %s", m.OrderID, m.Quantity, m.Sku))
+	}
+	res, err := tx.ExecContext(ctx, s.deductSQL, m.Quantity, m.Sku, m.Quantity)
+	if err != nil {
+		return err
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return guard.Reject(fmt.Errorf("order %s: %s out of stock for %d", m.OrderID, m.Sku, m.Quantity))
+	}
+	return s.afterEffect(ctx)
 }
 
 // The handler's apply func type checks the signature of applyDeductInventory.
-var _ DeductInventoryFunc = applyDeductInventory
+var _ DeductInventoryFunc = new(Shop).applyDeductInventory

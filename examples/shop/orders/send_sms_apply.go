@@ -1,32 +1,69 @@
 package orders
 
 import (
+	"bytes"
 	"context"
-	"errors"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
 
+	"github.com/idemkit/idem/examples/shop/smsprovider"
 	"github.com/idemkit/idem/guard"
 )
 
-// applySendSms performs the external effect of m, a message of the send_sms
-// consumer, while holding lease, which blocks duplicates for 10s. Pass
-// lease.Key() to the provider as its idempotency key, call lease.Extend for
-// calls that may outlast the lease, and lease.SetResult to store a result for
-// later duplicates. Delivery is at-least-once: a lease that expires before
-// apply returns is taken over by a redelivery, which runs the effect again with
-// the same lease.Key(). An error releases the key, so a redelivery runs the
-// effect again; guard.Reject(err) keeps it failed instead.
+// applySendSms sends the text through the SMS provider while holding lease,
+// which blocks duplicates of the key for the spec's 5s. The call cannot
+// share a transaction with the dedup record, so the lease's key goes to the
+// provider as its Idempotency-Key: when the call is repeated — the response
+// was lost and the key released, or a crashed worker's lease was taken over
+// — the provider recognises the key and does not send again.
 //
-// Wire it up with
-//
-//	h := NewSendSmsHandler(store, applySendSms)
-//
-// idemgen wrote this file once and never overwrites it: it is yours to edit.
-// (If it is deleted, idemgen writes the stub again; keep the file, even empty,
-// if the function lives elsewhere.)
-func applySendSms(ctx context.Context, lease *guard.Lease, m *SendSms) error {
-	// TODO: call the provider, with lease.Key() as its idempotency key.
-	return errors.New("send_sms: apply not implemented")
+// A transport error or a 5xx answer releases the key (on_error: release), so
+// the redelivery calls again, with the same key. A 4xx answer is mostly the
+// provider refusing this text for good: guard.Reject keeps the key failed.
+func (s *Shop) applySendSms(ctx context.Context, lease *guard.Lease, m *SendSms) error {
+	body, err := json.Marshal(smsprovider.Request{
+		To:       m.Phone,
+		Template: m.Template,
+		Params:   map[string]string{"order_id": m.OrderID},
+	})
+	if err != nil {
+		return err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.cfg.SMSURL, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Idempotency-Key", lease.Key())
+	resp, err := s.http.Do(req)
+	if err != nil {
+		return fmt.Errorf("sms provider: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+		err := fmt.Errorf("sms provider: %s: %s", resp.Status, bytes.TrimSpace(msg))
+		if permanentStatus(resp.StatusCode) {
+			return guard.Reject(err)
+		}
+		return err
+	}
+	var sent smsprovider.Response
+	if err := json.NewDecoder(resp.Body).Decode(&sent); err != nil {
+		return fmt.Errorf("sms provider: %w", err)
+	}
+	lease.SetResult([]byte(sent.ID)) // later duplicates can read which text it was
+	return s.afterEffect(ctx)
+}
+
+// permanentStatus reports whether the provider refused the text for good: a
+// 4xx answer other than 409 (the key is in flight in another request) and
+// 429 (rate limited), which a later try may pass.
+func permanentStatus(code int) bool {
+	return code >= 400 && code < 500 && code != http.StatusConflict && code != http.StatusTooManyRequests
 }
 
 // The handler's apply func type checks the signature of applySendSms.
-var _ SendSmsFunc = applySendSms
+var _ SendSmsFunc = new(Shop).applySendSms

@@ -58,7 +58,7 @@ func (m *SendSms) Fingerprint() []byte {
 }
 
 // SendSmsFunc performs the external effect of m, a message of the send_sms
-// consumer, while holding lease, which blocks duplicates for 10s. Pass
+// consumer, while holding lease, which blocks duplicates for 5s. Pass
 // lease.Key() to the provider as its idempotency key, call lease.Extend for
 // calls that may outlast the lease, and lease.SetResult to store a result for
 // later duplicates. Delivery is at-least-once: a lease that expires before
@@ -79,8 +79,8 @@ type SendSmsHandler struct {
 
 // NewSendSmsHandler returns a handler that runs apply and keeps its dedup
 // records in store. The spec's settings (table idem_keys, retention 168h, lease
-// 10s, delivery at-least-once and on_error release) become options layered
-// under opts, so opts win.
+// 5s, delivery at-least-once and on_error release) become options layered under
+// opts, so opts win.
 //
 // A nil store or apply, or options that store.With rejects, do not fail here:
 // every Handle and HandleMessage of the handler returns the error.
@@ -96,7 +96,7 @@ func NewSendSmsHandler(store *guard.SQLStore, apply SendSmsFunc, opts ...guard.O
 		if h.store, err = store.With(append([]guard.Option{
 			guard.WithTable("idem_keys"),
 			guard.WithRetention(168 * time.Hour),
-			guard.WithLease(10 * time.Second),
+			guard.WithLease(5 * time.Second),
 			guard.WithDelivery(guard.AtLeastOnce),
 			guard.WithOnError(guard.Release),
 		}, opts...)...); err != nil {

@@ -3,26 +3,19 @@ package orders
 import (
 	"context"
 	"database/sql"
-	"errors"
 )
 
-// applyUpdateStats applies the effect of m, a message of the update_stats
-// consumer, in tx, the transaction that also records its dedup row, so both
-// commit or neither. It must do all its work through tx: the store retries the
-// transaction after serialization failures and deadlocks, calling it again.
-// Returning guard.Reject(err) refuses the message for good.
-//
-// Wire it up with
-//
-//	h := NewUpdateStatsHandler(store, applyUpdateStats)
-//
-// idemgen wrote this file once and never overwrites it: it is yours to edit.
-// (If it is deleted, idemgen writes the stub again; keep the file, even empty,
-// if the function lives elsewhere.)
-func applyUpdateStats(ctx context.Context, tx *sql.Tx, m *UpdateStats) error {
-	// TODO: apply the effect of m through tx.
-	return errors.New("update_stats: apply not implemented")
+// applyUpdateStats counts the event into its day's row of its metric (count
+// + 1, total + amount), in tx, the transaction that also records the dedup
+// row. The key is the event id plus the aggregation key (day, metric): an
+// event feeding several metrics counts once in each, and a resent event in
+// none twice.
+func (s *Shop) applyUpdateStats(ctx context.Context, tx *sql.Tx, m *UpdateStats) error {
+	if _, err := tx.ExecContext(ctx, s.statsSQL, m.Day, m.Metric, m.Amount); err != nil {
+		return err
+	}
+	return s.afterEffect(ctx)
 }
 
 // The handler's apply func type checks the signature of applyUpdateStats.
-var _ UpdateStatsFunc = applyUpdateStats
+var _ UpdateStatsFunc = new(Shop).applyUpdateStats
