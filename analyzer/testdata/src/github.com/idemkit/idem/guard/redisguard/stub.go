@@ -1,4 +1,4 @@
-// Package redisguard is a stub of github.com/idemkit/idem@6684072 for analyzer tests: signatures mirror the real API.
+// Package redisguard is a stub of github.com/idemkit/idem@28899d2 for analyzer tests: signatures mirror the real API.
 //
 // Generated from the real package's type information; bodies return zero values.
 package redisguard
