@@ -27,6 +27,7 @@ type pkgAnalysis struct {
 	files   map[string]*token.File
 	seen    map[string]bool // reported diagnostics: pos + code
 	impls   map[*types.Func][]implEffect
+	fields  map[string][]ssa.Value
 }
 
 // funcUses counts how a function of the package is used: called statically,

@@ -291,14 +291,44 @@ func (a *pkgAnalysis) texts(v ssa.Value, depth int) (out []string, param int, ok
 			if f, _, ok := a.texts(x.Call.Args[0], depth+1); ok && len(f) == 1 {
 				return []string{fmtVerb.ReplaceAllString(f[0], "_fmt_")}, -1, true
 			}
-		case "strings.TrimSpace":
-			return a.texts(x.Call.Args[0], depth+1)
+			return nil, -1, false
+		}
+		// A function from one string to a string (strings.TrimSpace, a
+		// dialect's Rebind) keeps the statement's kind.
+		if b, ok := x.Type().Underlying().(*types.Basic); ok && b.Kind() == types.String {
+			var str ssa.Value
+			n := 0
+			for _, arg := range x.Call.Args {
+				if b, ok := arg.Type().Underlying().(*types.Basic); ok && b.Kind() == types.String {
+					str, n = arg, n+1
+				}
+			}
+			if n == 1 {
+				if t, _, ok := a.texts(str, depth+1); ok {
+					return t, -1, true
+				}
+			}
 		}
 	case *ssa.UnOp:
 		if g, ok := x.X.(*ssa.Global); ok && x.Op == token.MUL {
 			if vals := a.globalInits()[g]; len(vals) == 1 {
 				return a.texts(vals[0], depth+1)
 			}
+		}
+		// A struct field holding a statement, set in a constructor.
+		if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL {
+			vals := a.fieldInits()[fieldKey(fa)]
+			if len(vals) == 0 || len(vals) > 4 {
+				break
+			}
+			for _, v := range vals {
+				t, _, ok := a.texts(v, depth+1)
+				if !ok {
+					return nil, -1, false
+				}
+				out = append(out, t...)
+			}
+			return out, -1, true
 		}
 	}
 	return nil, -1, false
@@ -322,6 +352,36 @@ func (a *pkgAnalysis) globalInits() map[*ssa.Global][]ssa.Value {
 		}
 	}
 	return a.globals
+}
+
+func fieldKey(fa *ssa.FieldAddr) string {
+	return types.TypeString(derefType(fa.X.Type()), nil) + "#" + fmt.Sprint(fa.Field)
+}
+
+// fieldInits maps struct fields (of string type) to the values the
+// package stores in them.
+func (a *pkgAnalysis) fieldInits() map[string][]ssa.Value {
+	if a.fields != nil {
+		return a.fields
+	}
+	a.fields = map[string][]ssa.Value{}
+	for _, fn := range a.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				st, ok := instr.(*ssa.Store)
+				if !ok {
+					continue
+				}
+				if fa, ok := st.Addr.(*ssa.FieldAddr); ok {
+					if bt, ok := st.Val.Type().Underlying().(*types.Basic); ok && bt.Kind() == types.String {
+						k := fieldKey(fa)
+						a.fields[k] = append(a.fields[k], st.Val)
+					}
+				}
+			}
+		}
+	}
+	return a.fields
 }
 
 // walk visits v and the values it is built from (operands, values stored

@@ -7,6 +7,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/smtp"
 	"strings"
@@ -373,4 +374,33 @@ func versioned(ctx context.Context, db *sql.DB, ev Event) error {
 		return nil
 	}
 	return nil
+}
+
+// Statements kept in fields, built in a constructor, through a Rebind.
+type consumers struct {
+	db        *sql.DB
+	deductSQL string
+	phoneSQL  string
+}
+
+func rebind(dialect int, q string) string { return strings.ReplaceAll(q, "?", "$") }
+
+func newConsumers(db *sql.DB, dialect int, table string) *consumers {
+	return &consumers{
+		db:        db,
+		deductSQL: rebind(dialect, fmt.Sprintf(`UPDATE %s SET qty = qty - ? WHERE sku = ?`, table)),
+		phoneSQL:  rebind(dialect, `UPDATE users SET phone = ? WHERE id = ?`),
+	}
+}
+
+//idem:handler
+func (c *consumers) deduct(ctx context.Context, ev Event) error {
+	_, err := c.db.ExecContext(ctx, c.deductSQL, ev.Qty, ev.SKU) // want `effect sql.DB.ExecContext "UPDATE _fmt_ SET qty = qty - \? WHERE sku = \?" in handler consumers.deduct`
+	return err
+}
+
+//idem:handler
+func (c *consumers) phone(ctx context.Context, ev Event) error {
+	_, err := c.db.ExecContext(ctx, c.phoneSQL, ev.Phone, ev.User)
+	return err
 }
