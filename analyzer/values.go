@@ -631,7 +631,7 @@ func embedded(t types.Type, i int) bool {
 
 // snippet shortens SQL text for messages.
 func snippet(q string) string {
-	q = strings.Join(strings.Fields(q), " ")
+	q = strings.ReplaceAll(strings.Join(strings.Fields(q), " "), "_fmt_", "%s")
 	if len(q) > 64 {
 		q = q[:63] + "…"
 	}

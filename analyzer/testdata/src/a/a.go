@@ -395,7 +395,7 @@ func newConsumers(db *sql.DB, dialect int, table string) *consumers {
 
 //idem:handler
 func (c *consumers) deduct(ctx context.Context, ev Event) error {
-	_, err := c.db.ExecContext(ctx, c.deductSQL, ev.Qty, ev.SKU) // want `effect sql.DB.ExecContext "UPDATE _fmt_ SET qty = qty - \? WHERE sku = \?" in handler consumers.deduct`
+	_, err := c.db.ExecContext(ctx, c.deductSQL, ev.Qty, ev.SKU) // want `effect sql.DB.ExecContext "UPDATE %s SET qty = qty - \? WHERE sku = \?" in handler consumers.deduct`
 	return err
 }
 
