@@ -4,6 +4,7 @@ import (
 	"go/token"
 	"go/types"
 	"net/textproto"
+	"path/filepath"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -99,7 +100,7 @@ func (a *pkgAnalysis) addEffect(s *summary, ci ssa.CallInstruction, desc string,
 // addVia records an effect that happens inside a function called (or a
 // closure created) at ci.
 func (a *pkgAnalysis) addVia(s *summary, ci ssa.CallInstruction, via string, inner *occ, args []ssa.Value) {
-	o := &occ{instr: ci, pos: ci.Pos(), kind: inner.kind, inner: inner.inner, innerFact: inner.innerFact, param: -1}
+	o := &occ{instr: ci, pos: ci.Pos(), kind: inner.kind, inner: inner.inner, innerMsg: inner.innerMsg, innerFact: inner.innerFact, param: -1}
 	o.desc = via + " → " + inner.desc
 	if p := inner.innerFact.QueryParam; p >= 0 {
 		if !a.resolveParam(o, arg(args, p)) {
@@ -206,9 +207,12 @@ func (a *pkgAnalysis) importedFacts(s *summary, ci ssa.CallInstruction, fn *type
 	var ef effectsFact
 	if a.pass.ImportObjectFact(obj, &ef) && !ef.Root {
 		for _, e := range ef.Effects {
-			inner := &occ{kind: e.Kind, innerFact: e, param: -1}
-			inner.inner = a.posFor(e)
-			o := &occ{instr: ci, pos: ci.Pos(), kind: e.Kind, inner: inner.inner, innerFact: e, param: -1}
+			o := &occ{instr: ci, pos: ci.Pos(), kind: e.Kind, inner: a.posFor(e), innerFact: e, param: -1}
+			if !o.inner.IsValid() {
+				// vet mode: the dependency's file is known only through its
+				// export data; point at the function, name the line.
+				o.inner, o.innerMsg = obj.Pos(), "the effect is at "+e.position()
+			}
 			if e.Desc == shortFunc(obj) {
 				o.desc = e.Desc
 			} else {
@@ -252,6 +256,17 @@ func (a *pkgAnalysis) posFor(e factEffect) token.Pos {
 		})
 	}
 	f := a.files[e.File]
+	if f == nil {
+		// In vet mode a dependency's files appear under the names its
+		// export data records (which may be trimmed): match the tail.
+		tail := filepath.Join(filepath.Base(filepath.Dir(e.File)), filepath.Base(e.File))
+		for name, ff := range a.files {
+			if strings.HasSuffix(name, string(filepath.Separator)+tail) || name == tail {
+				f = ff
+				break
+			}
+		}
+	}
 	if f == nil || e.Line < 1 || e.Line > f.LineCount() {
 		return token.NoPos
 	}

@@ -205,6 +205,7 @@ type occ struct {
 	recv      ssa.Value // the client/transaction used, when direct
 	direct    bool
 	inner     token.Pos // where the effect really is (for Related)
+	innerMsg  string    // the Related message, when not "the effect"
 	innerFact factEffect
 	param     int // SQL text is this parameter
 	errVal    ssa.Value

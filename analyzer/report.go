@@ -110,7 +110,11 @@ func (a *pkgAnalysis) check(fn *ssa.Function) {
 				if c := s.invalidGuard(o.instr.Block()); c != nil {
 					note = fmt.Sprintf(": the check %s guards nothing, %s", c.desc, c.invalid)
 				}
-				a.report(o.pos, "IDEM001", o.inner, "the effect", "effect %s in handler %s is not guarded by a dedup check%s", o.desc, name, note)
+				msg := "the effect"
+				if o.innerMsg != "" {
+					msg = o.innerMsg
+				}
+				a.report(o.pos, "IDEM001", o.inner, msg, "effect %s in handler %s is not guarded by a dedup check%s", o.desc, name, note)
 			case o.guardedBy != nil:
 				a.checkTx(s, o, name)
 				if a.cfg.strict && o.guardedBy.kind == ckLookup {
