@@ -50,6 +50,7 @@ type backend struct {
 	redis        redis.UniversalClient // nil without -redis
 	redisDesc    string
 	redisStore   *redisguard.Store
+	redisTable   string // key prefix of the dedup records; handlers get guard.WithTable(redisTable)
 	redisNaive   string // key prefix of the naive points
 	redisGuarded string // key prefix of the guarded points
 
@@ -60,17 +61,14 @@ type backend struct {
 // file by default) and Redis with -redis, and creates the tables of a run
 // called run. close undoes it all: tables dropped, keys deleted, files
 // removed.
-func openBackend(ctx context.Context, cfg *config, run string) (b *backend, err error) {
-	b = &backend{}
+func openBackend(ctx context.Context, cfg *config, run string) (_ *backend, err error) {
+	b := &backend{}
 	defer func() {
 		if err != nil {
 			b.close()
-			b = nil
 		}
 	}()
 	switch {
-	case cfg.postgres != "" && cfg.mysql != "":
-		return nil, errors.New("-postgres and -mysql: choose one")
 	case cfg.postgres != "":
 		err = b.openServer(ctx, "-postgres", "pgx", cfg.postgres, guard.Postgres, run)
 	case cfg.mysql != "":
@@ -196,7 +194,8 @@ func (b *backend) openRedis(ctx context.Context, addr, run string) error {
 		return fmt.Errorf("-redis: cannot reach %s: %w", addr, err)
 	}
 	prefix := "shop_" + run
-	store, err := redisguard.New(c, guard.WithTable(prefix+"_idem"))
+	b.redisTable = prefix + "_idem"
+	store, err := redisguard.New(c, guard.WithTable(b.redisTable))
 	if err != nil {
 		return fmt.Errorf("-redis: %w", err)
 	}

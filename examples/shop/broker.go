@@ -21,12 +21,11 @@ type broker struct {
 }
 
 // openBroker starts the embedded server, or connects to url when it is set.
-func openBroker(ctx context.Context, url string) (b *broker, err error) {
-	b = &broker{}
+func openBroker(ctx context.Context, url string) (_ *broker, err error) {
+	b := &broker{}
 	defer func() {
 		if err != nil {
 			b.close()
-			b = nil
 		}
 	}()
 	flag := "-nats"

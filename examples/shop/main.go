@@ -53,9 +53,13 @@ import (
 	"os"
 	"os/signal"
 	"time"
+
+	redis "github.com/redis/go-redis/v9"
 )
 
 func main() {
+	// go-redis logs failed dials itself; the error returned says it better.
+	redis.SetLogger(quietRedis{})
 	os.Exit(mainCode(os.Args[1:], os.Stdout, os.Stderr))
 }
 
@@ -123,6 +127,8 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		bad = errors.New("-workers must be at least 1")
 	case cfg.timeout <= 0:
 		bad = errors.New("-timeout must be positive")
+	case cfg.postgres != "" && cfg.mysql != "":
+		bad = errors.New("-postgres and -mysql: choose one")
 	}
 	if bad != nil {
 		fmt.Fprintf(stderr, "shop: %v\n", bad)
@@ -136,3 +142,8 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	cfg.logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	return cfg, nil
 }
+
+// quietRedis drops go-redis's own log lines.
+type quietRedis struct{}
+
+func (quietRedis) Printf(context.Context, string, ...any) {}

@@ -277,6 +277,8 @@ func wire(ctx context.Context, cfg *config, be *backend, br *broker, sms *smspro
 	if err != nil {
 		return err
 	}
+	// The handlers get the run's dedup table (or Redis key prefix), which
+	// wins over the spec's idem_keys.
 	table := guard.WithTable(be.dedupTable)
 	type def struct {
 		name    string
@@ -291,7 +293,7 @@ func wire(ctx context.Context, cfg *config, be *backend, br *broker, sms *smspro
 		{orders.UpdateStatsConsumer, orders.UpdateStatsTopic, nc.UpdateStats, shop.UpdateStats(be.store, table)},
 	}
 	if be.redis != nil {
-		defs = append(defs, def{orders.AddPointsRedisConsumer, orders.AddPointsRedisTopic, nc.AddPointsRedis, shop.AddPointsRedis(be.redisStore)})
+		defs = append(defs, def{orders.AddPointsRedisConsumer, orders.AddPointsRedisTopic, nc.AddPointsRedis, shop.AddPointsRedis(be.redisStore, guard.WithTable(be.redisTable))})
 	}
 	adapter := []jetstreamguard.Option{
 		jetstreamguard.WithAckWait(cfg.ackWait), // heartbeat every AckWait/2 while a handler runs
