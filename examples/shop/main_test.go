@@ -8,6 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
 	"github.com/idemkit/idem/examples/shop/orders"
 	"github.com/idemkit/idem/examples/shop/shopdb"
 	"github.com/idemkit/idem/examples/shop/smsprovider"
@@ -45,6 +49,7 @@ func TestShop(t *testing.T) {
 		{"postgres", func(t *testing.T, cfg *config) { cfg.postgres = guardtest.Env(t, "IDEM_TEST_POSTGRES") }},
 		{"mysql", func(t *testing.T, cfg *config) { cfg.mysql = guardtest.Env(t, "IDEM_TEST_MYSQL") }},
 		{"sqlite+redis", func(t *testing.T, cfg *config) { cfg.redis = guardtest.Env(t, "IDEM_TEST_REDIS") }},
+		{"sqlite+nats", func(t *testing.T, cfg *config) { cfg.nats = startNATS(t) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -262,6 +267,41 @@ func TestCrashDraw(t *testing.T) {
 	if (crashes{seed: 1}).draw("x", 1, 1) != noCrash {
 		t.Error("rate 0 crashes")
 	}
+}
+
+// startNATS starts a nats-server with JetStream for a test, to run the
+// example against a server of its own (-nats), and returns its URL. When
+// the test ends, the run must have deleted its streams.
+func startNATS(t *testing.T) string {
+	t.Helper()
+	srv, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: server.RANDOM_PORT, JetStream: true, StoreDir: t.TempDir(), NoLog: true, NoSigs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Start()
+	t.Cleanup(func() {
+		srv.Shutdown()
+		srv.WaitForShutdown()
+	})
+	if !srv.ReadyForConnections(10 * time.Second) {
+		t.Fatal("nats-server did not start")
+	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			return
+		}
+		nc, err := nats.Connect(srv.ClientURL())
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer nc.Close()
+		js, _ := jetstream.New(nc)
+		for name := range js.StreamNames(context.Background()).Name() {
+			t.Errorf("stream %s left on the server", name)
+		}
+	})
+	return srv.ClientURL()
 }
 
 // testWriter writes to the test log.
