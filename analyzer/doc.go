@@ -26,8 +26,10 @@
 // conflict handling, UPDATE … SET x = x + …, upserts that accumulate; an
 // absolute SET x = $1, an overwriting upsert and DELETE are idempotent),
 // read from constant query text (constants, concatenations, fmt.Sprintf
-// formats, package variables); an Exec whose text is not constant is taken
-// as a non-idempotent write, a Query of unknown text as a read. Also gorm
+// formats, package variables, struct fields the package sets, functions from
+// one string to a string such as a dialect's Rebind, a helper's parameter
+// given a constant by its caller); an Exec whose text is not constant is
+// taken as a non-idempotent write, a Query of unknown text as a read. Also gorm
 // creates and accumulating updates, go-redis INCR*, HINCRBY, ZINCRBY, LPUSH,
 // RPUSH, XADD, APPEND …, MongoDB inserts and $inc/$push updates, HTTP POST
 // and PATCH without an Idempotency-Key header, net/smtp, functions marked

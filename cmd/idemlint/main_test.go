@@ -80,6 +80,10 @@ func TestDrivers(t *testing.T) {
 		if code != 1 {
 			t.Errorf("exit code %d, want 1 (go vet with findings)", code)
 		}
+		out, _ = run("go", "vet", "-vettool="+bin, "-json", "./handlers")
+		if !strings.Contains(out, `"message": "the effect is at billing.go:15"`) {
+			t.Errorf("vet -json: no related position for the dependency's effect:\n%s", out)
+		}
 		out, code = run("go", "vet", "-vettool="+bin, "./clean")
 		if code != 0 {
 			t.Errorf("clean package under go vet: exit %d\n%s", code, out)
