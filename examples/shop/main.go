@@ -146,4 +146,5 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 // quietRedis drops go-redis's own log lines.
 type quietRedis struct{}
 
+// Printf drops a log line.
 func (quietRedis) Printf(context.Context, string, ...any) {}

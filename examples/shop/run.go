@@ -415,6 +415,7 @@ func work(ctx context.Context, p *path, c *consumerRun, draw crashes, logger *sl
 		}
 		if fate != noCrash {
 			p.n.crashed.Add(1)
+			logger.Debug("worker dies", "path", p.name, "consumer", c.name, "when", fate.String())
 		}
 		c.handle(ctx, msg, fate)
 	}
@@ -454,13 +455,26 @@ func progress(out io.Writer, elapsed time.Duration, published int64, total, pend
 // the message after AckWait.
 type deadWorker struct{ jetstream.Msg }
 
-func (deadWorker) Ack() error                       { return nil }
-func (deadWorker) DoubleAck(context.Context) error  { return nil }
-func (deadWorker) Nak() error                       { return nil }
+// Ack is lost with the worker.
+func (deadWorker) Ack() error { return nil }
+
+// DoubleAck is lost with the worker.
+func (deadWorker) DoubleAck(context.Context) error { return nil }
+
+// Nak is lost with the worker.
+func (deadWorker) Nak() error { return nil }
+
+// NakWithDelay is lost with the worker.
 func (deadWorker) NakWithDelay(time.Duration) error { return nil }
-func (deadWorker) InProgress() error                { return nil }
-func (deadWorker) Term() error                      { return nil }
-func (deadWorker) TermWithReason(string) error      { return nil }
+
+// InProgress is lost with the worker: a dead worker sends no heartbeat.
+func (deadWorker) InProgress() error { return nil }
+
+// Term is lost with the worker.
+func (deadWorker) Term() error { return nil }
+
+// TermWithReason is lost with the worker.
+func (deadWorker) TermWithReason(string) error { return nil }
 
 // newRunID returns a fresh name part for the streams, tables and keys of a
 // run, so that runs sharing a server never meet.

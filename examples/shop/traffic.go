@@ -251,6 +251,7 @@ const (
 	crashMidEffect
 )
 
+// String names the crash for logs.
 func (c crash) String() string {
 	switch c {
 	case crashBeforeAck:

@@ -1,5 +1,5 @@
-// Package naive holds the shop's consumers written the way the seed article
-// (reference/seed-article.txt) warns against: each decodes the message,
+// Package naive holds the shop's consumers written the way idem's seed
+// article warns against: each decodes the message,
 // performs its effect and acks, trusting that an acknowledged message is a
 // message handled once. There is no dedup check, so every redelivery — a
 // producer's resend after a timeout, a worker that died between the effect

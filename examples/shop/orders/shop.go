@@ -38,7 +38,9 @@ type Config struct {
 
 // Shop is the business logic of the guarded consumers: the apply functions
 // are its methods, and the constructors below wire them into the handlers
-// idemgen generated.
+// idemgen generated. Their options go to the generated constructor, where
+// they win over the spec's settings (guard.WithTable gives a run its own
+// dedup table, say).
 type Shop struct {
 	cfg  Config
 	http *http.Client
