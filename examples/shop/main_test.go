@@ -125,9 +125,9 @@ func checkRun(t *testing.T, res *result, withRedis bool) {
 	}
 }
 
-// TestMain runs the command's entry point: flags, progress, the table,
+// TestMainCode runs the command's entry point: flags, progress, the table,
 // exit 0; bad flags exit 2; a server that cannot be reached exits 1 with an
-// error naming the flag and the server.
+// error naming the flag and the server, and so does the timeout.
 func TestMainCode(t *testing.T) {
 	t.Parallel()
 	t.Run("run", func(t *testing.T) {
@@ -156,6 +156,7 @@ func TestMainCode(t *testing.T) {
 		{[]string{"-mysql", "u:secret@tcp(127.0.0.1:1)/db"}, 1, "-mysql: cannot reach u:xxxxx@tcp(127.0.0.1:1)/db: "},
 		{[]string{"-redis", "127.0.0.1:1"}, 1, "-redis: cannot reach 127.0.0.1:1: "},
 		{[]string{"-nats", "nats://127.0.0.1:1"}, 1, "-nats: cannot reach nats://127.0.0.1:1: "},
+		{[]string{"-timeout", "500ms", "-messages", "2000"}, 1, "timed out after 500ms (-timeout): "},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			t.Parallel()

@@ -186,6 +186,7 @@ func run(ctx context.Context, cfg *config, out io.Writer) (*result, error) {
 	defer poll.Stop()
 	lastProgress := time.Now()
 	producing := true
+	pending := -1 // unknown while producing
 	var runErr error
 	for runErr == nil {
 		select {
@@ -198,7 +199,6 @@ func run(ctx context.Context, cfg *config, out io.Writer) (*result, error) {
 			continue
 		case <-poll.C:
 		}
-		pending := -1
 		if !producing {
 			if pending, err = drain(ctx, np, gp); err != nil {
 				if ctx.Err() == nil {
@@ -215,15 +215,22 @@ func run(ctx context.Context, cfg *config, out io.Writer) (*result, error) {
 			progress(out, time.Since(start), published.Load(), len(tr.pubs), pending, np, gp)
 		}
 	}
-	if errors.Is(runErr, context.DeadlineExceeded) {
-		pending, _ := drain(context.Background(), np, gp)
-		runErr = fmt.Errorf("timed out after %s with %d messages not yet acknowledged (-timeout)", cfg.timeout, pending)
+	if runErr != nil && ctx.Err() != nil {
+		dctx, dcancel := context.WithTimeout(context.WithoutCancel(ctx), reachTimeout)
+		pending, _ = drain(dctx, np, gp)
+		dcancel()
+		why := "interrupted"
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			why = fmt.Sprintf("timed out after %s (-timeout)", cfg.timeout)
+		}
+		runErr = fmt.Errorf("%s: %d of %d publications made, %d messages not yet acknowledged",
+			why, published.Load(), len(tr.pubs), pending)
 	}
 	stopWorkers()
 	workers.Wait()
 	res.elapsed = time.Since(start)
 	if cfg.progress > 0 {
-		progress(out, res.elapsed, published.Load(), len(tr.pubs), 0, np, gp)
+		progress(out, res.elapsed, published.Load(), len(tr.pubs), pending, np, gp)
 	}
 
 	// What each path did to its tables, its provider account, its Redis keys.
