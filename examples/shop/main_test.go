@@ -156,7 +156,7 @@ func TestMainCode(t *testing.T) {
 		{[]string{"-mysql", "u:secret@tcp(127.0.0.1:1)/db"}, 1, "-mysql: cannot reach u:xxxxx@tcp(127.0.0.1:1)/db: "},
 		{[]string{"-redis", "127.0.0.1:1"}, 1, "-redis: cannot reach 127.0.0.1:1: "},
 		{[]string{"-nats", "nats://127.0.0.1:1"}, 1, "-nats: cannot reach nats://127.0.0.1:1: "},
-		{[]string{"-timeout", "500ms", "-messages", "2000"}, 1, "timed out after 500ms (-timeout): "},
+		{[]string{"-timeout", "500ms", "-messages", "2000"}, 1, "timed out after 500ms (-timeout)"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			t.Parallel()

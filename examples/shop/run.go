@@ -101,10 +101,15 @@ type midEffectKey struct{}
 // consumers until both are drained (or cfg.timeout), printing progress to
 // out. The result is returned even with a timeout error, to show how far
 // it got.
-func run(ctx context.Context, cfg *config, out io.Writer) (*result, error) {
+func run(ctx context.Context, cfg *config, out io.Writer) (res *result, err error) {
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, cfg.timeout)
 	defer cancel()
+	defer func() {
+		if err != nil && res == nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			err = fmt.Errorf("timed out after %s (-timeout) while setting up: %w", cfg.timeout, err)
+		}
+	}()
 	if cfg.logger == nil {
 		cfg.logger = slog.New(slog.DiscardHandler)
 	}
@@ -127,7 +132,7 @@ func run(ctx context.Context, cfg *config, out io.Writer) (*result, error) {
 		return nil, err
 	}
 
-	res := &result{cfg: cfg, traffic: tr, broker: br.desc, backend: be.desc}
+	res = &result{cfg: cfg, traffic: tr, broker: br.desc, backend: be.desc}
 	if be.redis != nil {
 		res.backend += ", " + be.redisDesc
 	}
