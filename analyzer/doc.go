@@ -89,7 +89,12 @@
 // catalogued client, a function with an idem fact, a flagged name or an
 // //idem: directive; requiring buildssa would build it (and run ctrlflow)
 // for every package, since facts make the analyzer run on all dependencies.
-// Over std (362 packages) idemlint takes less time than buildssa alone.
+// Over std (362 packages, already loaded) idemlint takes 0.2 s, buildssa
+// alone 5 s. Standalone, the x/tools driver loads every dependency from
+// source because the analyzer has facts: idemlint ./... costs about what an
+// empty analyzer with facts costs (std: 60 s and 3.8 GB against 54 s and
+// 3.6 GB, on a busy 2-core machine). go vet -vettool=idemlint uses the
+// build cache and export data instead: warm, 5.1 s over std, as go vet.
 // A short list of functions that never return (log.Fatal, os.Exit, zap's
 // and logrus's Fatal) stands in for ctrlflow's facts.
 //
