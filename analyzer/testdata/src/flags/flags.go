@@ -8,6 +8,7 @@ import (
 	"errors"
 
 	amqp "github.com/rabbitmq/amqp091-go"
+	"github.com/redis/go-redis/v9"
 
 	"repo"
 )
@@ -93,5 +94,21 @@ func lookupThenAct(ctx context.Context, db *sql.DB, d amqp.Delivery) error {
 	tx.ExecContext(ctx, `INSERT INTO processed (id) VALUES ($1)`, d.MessageId)
 	tx.ExecContext(ctx, `UPDATE users SET points = points + 1 WHERE id = $1`, d.UserId)
 	tx.Commit()
+	return d.Ack(false)
+}
+
+// -strict: a Redis lookup, then the effect, then the key recorded.
+func redisLookupThenAct(ctx context.Context, rdb *redis.Client, l *Ledger, d amqp.Delivery) error {
+	n, err := rdb.Exists(ctx, "seen:"+d.MessageId).Result() // want `check-then-act dedup redis.Client.Exists in handler redisLookupThenAct is racy`
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		return d.Ack(false)
+	}
+	if err := l.Append(ctx, d.MessageId); err != nil {
+		return err
+	}
+	rdb.Set(ctx, "seen:"+d.MessageId, 1, 0)
 	return d.Ack(false)
 }
