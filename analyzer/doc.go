@@ -99,7 +99,9 @@
 // and logrus's Fatal) stands in for ctrlflow's facts.
 //
 // Calls through function values stored in fields or maps (dispatch tables)
-// are not followed. A kafka-go reader that cannot be traced to NewReader
+// are not followed. A handler that receives its message wrapped in a type of
+// its own is a root only when marked //idem:handler. An ack made inside a
+// helper of another package is not seen as an ack. A kafka-go reader that cannot be traced to NewReader
 // counts as grouped; franz-go and confluent consumers that cannot be traced
 // to their constructor count as committing explicitly. An implementation
 // wired in only by main (not imported by the handler's package) is not
