@@ -53,6 +53,20 @@ type File struct {
 // generated package are reported as a spec.ErrorList positioned at the
 // consumers involved.
 func Generate(s *spec.Spec) ([]File, error) {
+	return GenerateWith(s, Options{})
+}
+
+// Options tune GenerateWith.
+type Options struct {
+	// StubExists, when set, reports whether the stub at path (slash path
+	// relative to the spec's folder) already exists. Such a stub is never
+	// written or compared (Plan), so GenerateWith returns it with nil Data
+	// instead of rendering it: idemgen check and generate skip that work.
+	StubExists func(path string) bool
+}
+
+// GenerateWith is Generate with options.
+func GenerateWith(s *spec.Spec, o Options) ([]File, error) {
 	if s == nil {
 		return nil, fmt.Errorf("generator: nil spec")
 	}
@@ -78,7 +92,7 @@ func Generate(s *spec.Spec) ([]File, error) {
 	for range min(runtime.GOMAXPROCS(0), len(s.Consumers)) {
 		wg.Go(func() {
 			for i := range work {
-				files, err := consumerFiles(s, i, pkgPath)
+				files, err := consumerFiles(s, i, pkgPath, o.StubExists)
 				results[i] = result{files, err}
 			}
 		})
@@ -110,20 +124,24 @@ func Generate(s *spec.Spec) ([]File, error) {
 	return files, nil
 }
 
-// consumerFiles renders the handler and the stub of s.Consumers[i].
-func consumerFiles(s *spec.Spec, i int, pkgPath string) ([]File, error) {
+// consumerFiles renders the handler and the stub of s.Consumers[i]; a stub
+// for which stubExists reports true is returned unrendered (nil Data).
+func consumerFiles(s *spec.Spec, i int, pkgPath string, stubExists func(string) bool) ([]File, error) {
 	g := newConsumerGen(s, i, pkgPath)
 	handler, err := g.handlerFile()
 	if err != nil {
 		return nil, fmt.Errorf("generator: consumer %s: %w", g.c.Name, err)
 	}
-	stub, err := g.stubFile()
-	if err != nil {
-		return nil, fmt.Errorf("generator: consumer %s: %w", g.c.Name, err)
-	}
 	dir := path.Clean(s.Output)
+	stubPath := path.Join(dir, g.c.Name+"_apply.go")
+	var stub []byte
+	if stubExists == nil || !stubExists(stubPath) {
+		if stub, err = g.stubFile(); err != nil {
+			return nil, fmt.Errorf("generator: consumer %s: %w", g.c.Name, err)
+		}
+	}
 	return []File{
 		{Path: path.Join(dir, g.c.Name+"_idem.go"), Data: handler, Mode: ModeGenerated},
-		{Path: path.Join(dir, g.c.Name+"_apply.go"), Data: stub, Mode: ModeStub},
+		{Path: stubPath, Data: stub, Mode: ModeStub},
 	}, nil
 }

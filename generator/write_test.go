@@ -284,3 +284,41 @@ func TestWriteFailureLeavesNothing(t *testing.T) {
 		t.Errorf("Write failed but left %v behind", entries)
 	}
 }
+
+// TestGenerateWithExistingStubs checks that stubs reported as existing are not
+// rendered, are never changes, and that the others are rendered as by Generate.
+func TestGenerateWithExistingStubs(t *testing.T) {
+	dir, all := written(t)
+	s := loadCase(t, "shop_postgres_golang_migrate")
+	deleted := "orders/send_sms_apply.go"
+	if err := os.Remove(filepath.Join(dir, filepath.FromSlash(deleted))); err != nil {
+		t.Fatal(err)
+	}
+	files, err := GenerateWith(s, Options{StubExists: func(p string) bool {
+		_, err := os.Stat(filepath.Join(dir, filepath.FromSlash(p)))
+		return err == nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != len(all) {
+		t.Fatalf("GenerateWith: %d files, Generate: %d", len(files), len(all))
+	}
+	for i, f := range files {
+		switch {
+		case f.Path != all[i].Path || f.Mode != all[i].Mode:
+			t.Errorf("file %d: %s (%s), Generate gives %s (%s)", i, f.Path, f.Mode, all[i].Path, all[i].Mode)
+		case f.Mode == ModeStub && f.Path != deleted && f.Data != nil:
+			t.Errorf("%s exists but was rendered", f.Path)
+		case (f.Mode != ModeStub || f.Path == deleted) && !bytes.Equal(f.Data, all[i].Data):
+			t.Errorf("%s differs from Generate's", f.Path)
+		}
+	}
+	changes, err := Plan(dir, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(changes) != 1 || changes[0].File.Path != deleted || changes[0].Kind != KindCreate {
+		t.Errorf("Plan: %+v, want only the creation of %s", changes, deleted)
+	}
+}

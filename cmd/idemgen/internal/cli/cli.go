@@ -360,7 +360,11 @@ func load(t target, stderr io.Writer) (*plan, error) {
 	if err != nil {
 		return nil, specError(t.path, err, stderr)
 	}
-	files, err := generator.Generate(s)
+	// Existing stubs are never written or compared: do not render them.
+	files, err := generator.GenerateWith(s, generator.Options{StubExists: func(p string) bool {
+		_, err := os.Stat(filepath.Join(s.Dir, filepath.FromSlash(p)))
+		return err == nil
+	}})
 	if err != nil {
 		return nil, specError(t.path, err, stderr)
 	}
