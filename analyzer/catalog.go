@@ -260,6 +260,10 @@ const (
 	pGuard       = "github.com/idemkit/idem/guard"
 	pPgxGuard    = "github.com/idemkit/idem/guard/pgxguard"
 	pRedisGuard  = "github.com/idemkit/idem/guard/redisguard"
+	pJSGuard     = "github.com/idemkit/idem/guard/jetstreamguard"
+	pAMQPGuard   = "github.com/idemkit/idem/guard/amqpguard"
+	pKafkaGuard  = "github.com/idemkit/idem/guard/kafkaguard"
+	pWMGuard     = "github.com/idemkit/idem/guard/watermillguard"
 	pErrgroup    = "golang.org/x/sync/errgroup"
 	pSync        = "sync"
 	pMySQL       = "github.com/go-sql-driver/mysql"
@@ -605,6 +609,22 @@ func buildCatalog() *catalog {
 	c.add(
 		&rule{pkg: pGuard, name: "RunLease", role: roleGuardInside, arg: 2, key: -1},
 		R(pGuard, "Lease", "Outcome", roleOutcome, -1),
+	)
+
+	// The broker adapters take a guard.Handler (a generated handler, or a
+	// guard.HandlerFunc whose body calls the guard) and ack by its answer:
+	// the handler they are given is guarded, as a Do callback is. The key is
+	// inside the handler, so the rule has none. watermillguard.Middleware
+	// takes no handler (it maps the errors of handlers wrapped elsewhere) and
+	// is not a rule.
+	c.add(
+		&rule{pkg: pJSGuard, name: "Handle", role: roleGuardInside, arg: 2, key: -1},
+		&rule{pkg: pJSGuard, name: "Consume", role: roleGuardInside, arg: 2, key: -1},
+		&rule{pkg: pJSGuard, name: "Handler", role: roleGuardInside, arg: 0, key: -1},
+		&rule{pkg: pAMQPGuard, name: "Handle", role: roleGuardInside, arg: 2, key: -1},
+		&rule{pkg: pAMQPGuard, name: "Consume", role: roleGuardInside, arg: 3, key: -1},
+		&rule{pkg: pKafkaGuard, name: "Consume", role: roleGuardInside, arg: 2, key: -1},
+		&rule{pkg: pWMGuard, name: "Handler", role: roleGuardInside, arg: 0, key: -1},
 	)
 
 	// --- waiting for goroutines ---------------------------------------------------

@@ -44,8 +44,11 @@
 // overwrite).
 //
 // Dedup checks, each with its polarity: the idem guard stores (Do and Run run
-// their callback only for a fresh key; Claim's lease.Outcome() decides) and
-// generated handlers; SQL INSERT … ON CONFLICT DO NOTHING, INSERT IGNORE,
+// their callback only for a fresh key; Claim's lease.Outcome() decides),
+// generated handlers and the broker adapters (jetstreamguard Handle, Consume
+// and Handler, amqpguard Handle and Consume, kafkaguard Consume,
+// watermillguard Handler: the guard.Handler or guard.HandlerFunc they are
+// given counts as guarded); SQL INSERT … ON CONFLICT DO NOTHING, INSERT IGNORE,
 // INSERT OR IGNORE, ON DUPLICATE KEY UPDATE id = id, INSERT … WHERE NOT
 // EXISTS and conditional UPDATE … WHERE state/version = … whose rows
 // affected (or RETURNING row) decides a branch; a plain INSERT whose error
