@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# .ci/bench-idemlint.sh - wall time and peak memory of idemlint vs go vet, side by side.
+#
+# Usage: bash .ci/bench-idemlint.sh [TARGET...]    (TARGET: realmod, std; default both)
+#        REPS=3 (default) repetitions; prints one line per run, then a table of medians.
+#
+# For each target, a fresh GOCACHE is warmed once with `go build` of the same packages and
+# kept as a template; each repetition starts from a copy of it (the same cold state, without
+# rebuilding), then each tool runs once "cold" (no vet results cached; compiled export data
+# present), then once more "warm" (same cache). Tools:
+#   idemlint      idemlint ./...                       (standalone; loads from source, no cache of its own)
+#   vet+idemlint  go vet -vettool=idemlint ./...        (vet driver, facts through GOCACHE)
+#   vet           go vet ./...                          (the default vet analyzers)
+# Measured with /usr/bin/time -f '%e %M' (wall seconds, peak RSS of the largest process in KiB;
+# for go vet that is the go command or one vet process, whichever is larger).
+# Not run by .ci/run; results go to BENCHMARKS.md by hand.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+export PATH="$PATH:/usr/local/go/bin"
+export GOWORK=off GOFLAGS=-mod=mod
+REPS=${REPS:-3}
+TARGETS=("$@"); [ ${#TARGETS[@]} -gt 0 ] || TARGETS=(realmod std)
+[ -x /usr/bin/time ] || { echo "needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
+
+WORK=$(mktemp -d /tmp/idem-bench.XXXXXX)
+trap 'chmod -R u+w "$WORK" 2>/dev/null; rm -rf "$WORK"' EXIT
+BIN=$WORK/idemlint
+go build -o "$BIN" ./cmd/idemlint
+
+target_dir() { case $1 in std) echo "$ROOT" ;; realmod) echo "$ROOT/analyzer/testdata/realmod" ;; esac; }
+target_pkgs() { case $1 in std) echo std ;; realmod) echo ./... ;; esac; }
+
+RES=$WORK/results   # target mode tool rep secs kib
+: >"$RES"
+measure() { # target mode tool rep cmd...
+  local t=$1 m=$2 tool=$3 r=$4; shift 4
+  local out=$WORK/time.out rc=0
+  (cd "$(target_dir "$t")" && /usr/bin/time -f '%e %M' -o "$out" "$@" >/dev/null 2>"$WORK/stderr") || rc=$?
+  read -r secs kib <"$out" <<<"$(tail -n1 "$out")"
+  printf '%-8s %-5s %-13s rep %d  %7.2fs %8d KiB  exit %d\n' "$t" "$m" "$tool" "$r" "$secs" "$kib" "$rc"
+  echo "$t $m $tool $r $secs $kib" >>"$RES"
+}
+
+echo "# $(date -u '+%F %T') UTC, $(go version), $(nproc) cores, REPS=$REPS"
+for t in "${TARGETS[@]}"; do
+  pkgs=$(target_pkgs "$t")
+  export GOCACHE=$WORK/gocache.$t.template
+  (cd "$(target_dir "$t")" && go build $pkgs >/dev/null)
+  for r in $(seq 1 "$REPS"); do
+    export GOCACHE=$WORK/gocache.$t.$r
+    cp -a "$WORK/gocache.$t.template" "$GOCACHE"
+    for m in cold warm; do
+      measure "$t" "$m" idemlint "$r" "$BIN" $pkgs
+      measure "$t" "$m" vet+idemlint "$r" go vet -vettool="$BIN" $pkgs
+      measure "$t" "$m" vet "$r" go vet $pkgs
+    done
+    chmod -R u+w "$GOCACHE"; rm -rf "$GOCACHE"
+  done
+done
+
+echo
+echo "Medians of $REPS runs; ratios are to go vet on the same packages in the same mode."
+echo
+echo "| packages | cache | tool | wall (s) | peak RSS (MiB) | wall ÷ go vet | RSS ÷ go vet |"
+echo "|---|---|---|---:|---:|---:|---:|"
+median() { sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
+for t in "${TARGETS[@]}"; do
+  for m in cold warm; do
+    vs=$(awk -v t="$t" -v m="$m" '$1==t && $2==m && $3=="vet" {print $5}' "$RES" | median)
+    vk=$(awk -v t="$t" -v m="$m" '$1==t && $2==m && $3=="vet" {print $6}' "$RES" | median)
+    for tool in idemlint vet+idemlint vet; do
+      s=$(awk -v t="$t" -v m="$m" -v x="$tool" '$1==t && $2==m && $3==x {print $5}' "$RES" | median)
+      k=$(awk -v t="$t" -v m="$m" -v x="$tool" '$1==t && $2==m && $3==x {print $6}' "$RES" | median)
+      awk -v t="$t" -v m="$m" -v x="$tool" -v s="$s" -v k="$k" -v vs="$vs" -v vk="$vk" \
+        'BEGIN {printf "| %s | %s | %s | %.2f | %.0f | %.2f× | %.2f× |\n", t, m, x, s, k/1024, s/vs, k/vk}'
+    done
+  done
+done
