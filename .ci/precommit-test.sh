@@ -3,14 +3,12 @@
 #
 # Usage: bash .ci/precommit-test.sh     (run by .ci/run after go test; root for apt-get)
 #
-# For each hook, `pre-commit run HOOK --all-files` runs in a sample git repo
-# made in a temp dir, with the config that `pre-commit try-repo <this checkout>`
-# writes (repo: this checkout, rev: HEAD): first it must fail (a naive
-# //idem:handler -> IDEM001; a stale idem.yaml -> idemgen check), then, after
-# the fix, pass. try-repo itself is not used because it installs the hook repo
-# afresh on every call (a new store in a temp dir): four installs took 3-4 min
-# here; with one PRE_COMMIT_HOME for the four runs the hook repo is installed
-# once. So the rev tested is HEAD: uncommitted changes are not (a warning says so).
+# For each hook, `pre-commit try-repo <this checkout> HOOK --ref HEAD
+# --all-files` runs in a sample git repo made in a temp dir: first it must fail
+# (a naive //idem:handler -> IDEM001; a stale idem.yaml -> idemgen check), then,
+# after the fix, pass. try-repo installs the hook repo afresh on every call (a
+# new store in a temp dir), so the four calls take 3-4 min; the rev tested is
+# HEAD: uncommitted changes are not (a warning says so).
 # pre-commit's golang language builds the repo with the system Go (`go install
 # ./...` with GOPATH=its env dir, which installs cmd/idemlint and cmd/idemgen).
 # GOMODCACHE and GOCACHE are exported so that build uses the machine's module
@@ -65,8 +63,6 @@ export GOMODCACHE="$(go env GOMODCACHE)" GOCACHE="$(go env GOCACHE)"
 REV=$(git -C "$ROOT" rev-parse HEAD)
 git -C "$ROOT" diff --quiet HEAD -- ||
   say "WARNING: testing HEAD ($REV); uncommitted changes of the checkout are not tested"
-CONFIG="$T/pre-commit-config.yaml"
-printf 'repos:\n- repo: %s\n  rev: %s\n  hooks:\n  - id: idemlint\n  - id: idemgen-check\n' "$ROOT" "$REV" >"$CONFIG"
 PASSED=0
 export PRE_COMMIT_HOME="$T/pre-commit-home" PRE_COMMIT_COLOR=never
 export GIT_AUTHOR_NAME=idem-ci GIT_AUTHOR_EMAIL=ci@idem.invalid
@@ -84,14 +80,14 @@ try() {
   local hook=$1 dir=$2 want=$3 pattern=${4:-} log="$T/$1-$3.log" rc=0 t0
   git -C "$dir" add -A
   t0=$(now_ms)
-  (cd "$dir" && pre-commit run --config "$CONFIG" "$hook" --all-files) >"$log" 2>&1 || rc=$?
+  (cd "$dir" && pre-commit try-repo "$ROOT" "$hook" --ref "$REV" --all-files) >"$log" 2>&1 || rc=$?
   if grep -q 'An unexpected error has occurred\|error: failed to install\|An error has occurred' "$log"; then
     cat "$log" >&2; cat "$PRE_COMMIT_HOME/pre-commit.log" 2>/dev/null >&2 || true
-    fail "pre-commit run $hook: pre-commit could not install or run the hook (exit $rc)"
+    fail "pre-commit try-repo $hook: pre-commit could not install or run the hook (exit $rc)"
   fi
-  if [ "$want" = pass ] && [ "$rc" != 0 ]; then cat "$log" >&2; fail "pre-commit run $hook: want pass, got exit $rc"; fi
-  if [ "$want" = fail ] && [ "$rc" = 0 ]; then cat "$log" >&2; fail "pre-commit run $hook: want failure, got exit 0"; fi
-  if [ -n "$pattern" ] && ! grep -q -- "$pattern" "$log"; then cat "$log" >&2; fail "pre-commit run $hook: output lacks $pattern"; fi
+  if [ "$want" = pass ] && [ "$rc" != 0 ]; then cat "$log" >&2; fail "pre-commit try-repo $hook: want pass, got exit $rc"; fi
+  if [ "$want" = fail ] && [ "$rc" = 0 ]; then cat "$log" >&2; fail "pre-commit try-repo $hook: want failure, got exit 0"; fi
+  if [ -n "$pattern" ] && ! grep -q -- "$pattern" "$log"; then cat "$log" >&2; fail "pre-commit try-repo $hook: output lacks $pattern"; fi
   say "$hook on the ${dir##*/} sample: ${want}ed as expected (exit $rc, $(elapsed "$t0"))"
   PASSED=$((PASSED + 1))
   if [ "$want" = fail ]; then grep -E 'IDEM0|stale|^(---|\+\+\+) ' "$log" | head -n 5 | sed 's/^/    /'; fi
