@@ -202,6 +202,9 @@
 //	if err == nil {
 //		return nil
 //	}
+//	if !errors.Is(err, sql.ErrNoRows) {
+//		return err
+//	}
 //	tx.ExecContext(ctx, `INSERT INTO processed (id) VALUES ($1)`, id)
 //
 // Good:
