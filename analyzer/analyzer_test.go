@@ -9,7 +9,7 @@ import (
 )
 
 func TestAnalyzer(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), analyzer.Analyzer, "a", "rabbit", "smsdk", "shop", "saramax", "orders", "js", "redisx", "kafkago", "wm", "ps", "sqsx", "asynqx", "franz", "confluent", "rocket", "svc/pg", "svc", "realistic", "orm")
+	analysistest.Run(t, analysistest.TestData(), analyzer.Analyzer, "a", "rabbit", "smsdk", "shop", "saramax", "orders", "js", "redisx", "kafkago", "wm", "ps", "sqsx", "asynqx", "franz", "confluent", "rocket", "svc/pg", "svc", "realistic", "orm", "sqlcx")
 }
 
 // TestFlags runs package flags with every flag set.

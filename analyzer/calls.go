@@ -107,6 +107,9 @@ func (a *pkgAnalysis) addVia(s *summary, ci ssa.CallInstruction, via string, inn
 			return
 		}
 	}
+	if !resolveKey(o, ci, args) {
+		return
+	}
 	if inner.insert && inner.errVal != nil {
 		if k := returnedAs(inner.instr.Parent(), inner.errVal); k >= 0 {
 			if call, ok := ci.(*ssa.Call); ok {
@@ -137,6 +140,30 @@ func (a *pkgAnalysis) resolveParam(o *occ, v ssa.Value) bool {
 	o.innerFact.QueryParam = -1
 	o.insert = cls.Insert
 	return true
+}
+
+// resolveKey decides an HTTP effect whose Idempotency-Key is sent only when
+// a parameter is not empty, from the argument the caller passes: "" keeps
+// the effect, the caller's own parameter defers to its callers, any other
+// value is a key (false: not an effect).
+func resolveKey(o *occ, ci ssa.CallInstruction, args []ssa.Value) bool {
+	p := o.innerFact.KeyParam
+	if p < 0 {
+		return true
+	}
+	o.innerFact.KeyParam = -1
+	v := arg(args, p)
+	if v == nil {
+		return true
+	}
+	if s, ok := constString(v); ok {
+		return s == ""
+	}
+	if x, ok := peel(v).(*ssa.Parameter); ok {
+		o.innerFact.KeyParam = paramIndex(ci.Parent(), x)
+		return true
+	}
+	return false
 }
 
 func mergeTexts(texts []string) sqlClass {
@@ -219,6 +246,9 @@ func (a *pkgAnalysis) importedFacts(s *summary, ci ssa.CallInstruction, fn *type
 				o.desc = shortFunc(obj) + " → " + e.Desc
 			}
 			if e.QueryParam >= 0 && !a.resolveParam(o, arg(args, e.QueryParam)) {
+				continue
+			}
+			if !resolveKey(o, ci, args) {
 				continue
 			}
 			if e.ErrResult >= 0 {
@@ -310,6 +340,9 @@ func (a *pkgAnalysis) visitInvoke(s *summary, ci ssa.CallInstruction, fn *types.
 			o := &occ{instr: ci, pos: ci.Pos(), kind: e.fact.Kind, inner: e.pos, innerFact: e.fact, param: -1}
 			o.desc = shortFunc(fn) + " (implemented by " + e.impl + ") → " + e.fact.Desc
 			if e.fact.QueryParam >= 0 && !a.resolveParam(o, arg(args, e.fact.QueryParam)) {
+				continue
+			}
+			if !resolveKey(o, ci, args) {
 				continue
 			}
 			s.addOcc(o)
@@ -508,7 +541,8 @@ func (a *pkgAnalysis) addFuncCheck(s *summary, ci ssa.CallInstruction, fn *types
 	if fn != nil {
 		name = shortFunc(fn)
 	}
-	c := &check{call: ci, pos: ci.Pos(), desc: name, kind: ckFunc}
+	c := &check{call: ci, pos: ci.Pos(), desc: name, kind: ckFunc, store: f.Store}
+	c.recv, _ = splitArgs(ci.Common())
 	if f.KeyParam >= 0 {
 		c.key = arg(args, f.KeyParam)
 	}
@@ -588,14 +622,16 @@ func (a *pkgAnalysis) effectRule(s *summary, ci ssa.CallInstruction, r *rule, re
 		if known && method != "POST" && method != "PATCH" {
 			return
 		}
-		if idempotencyKeySet(s.fn) {
+		keyed, keyParam := idempotencyKey(ci)
+		if keyed {
 			return
 		}
 		d := describeCall(cc)
 		if known {
 			d += " " + method
 		}
-		a.addEffect(s, ci, d, kindHTTP, recv)
+		o := a.addEffect(s, ci, d, kindHTTP, recv)
+		o.innerFact.KeyParam = keyParam
 	case modeHTTPPost:
 		a.addEffect(s, ci, describeCall(cc), kindHTTP, recv)
 	}
@@ -875,9 +911,15 @@ func httpMethod(req ssa.Value) (string, bool) {
 	return strings.ToUpper(m), ok
 }
 
-// idempotencyKeySet reports whether fn sets an Idempotency-Key header (the
-// provider then drops a repeat).
-func idempotencyKeySet(fn *ssa.Function) bool {
+// idempotencyKey reports whether the request sent at ci carries an
+// Idempotency-Key header (the provider then drops a repeat): set on every
+// path to the call, or only when a parameter of the function is not empty
+// (`if key != "" { req.Header.Set("Idempotency-Key", key) }`), in which case
+// param is that parameter and callers decide. A header set under any other
+// condition does not count.
+func idempotencyKey(ci ssa.CallInstruction) (keyed bool, param int) {
+	fn := ci.Parent()
+	param = -1
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			var key ssa.Value
@@ -892,15 +934,61 @@ func idempotencyKeySet(fn *ssa.Function) bool {
 					key = in.Key
 				}
 			}
-			if k, ok := constString(key); ok {
-				k = textproto.CanonicalMIMEHeaderKey(k)
-				if k == "Idempotency-Key" || k == "X-Idempotency-Key" {
-					return true
-				}
+			k, ok := constString(key)
+			if !ok {
+				continue
+			}
+			k = textproto.CanonicalMIMEHeaderKey(k)
+			if k != "Idempotency-Key" && k != "X-Idempotency-Key" {
+				continue
+			}
+			if b.Dominates(ci.Block()) {
+				return true, -1
+			}
+			if p := nonEmptyParam(fn, b); p >= 0 {
+				param = p
 			}
 		}
 	}
-	return false
+	return false, param
+}
+
+// nonEmptyParam returns the parameter whose test `p != ""` (or `len(p) > 0`)
+// guards block b: b is dominated by the true side of that test; -1 if none.
+func nonEmptyParam(fn *ssa.Function, b *ssa.BasicBlock) int {
+	for d := b.Idom(); d != nil; d = d.Idom() {
+		ifi, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
+		if !ok || !d.Succs[0].Dominates(b) {
+			continue
+		}
+		bin, ok := ifi.Cond.(*ssa.BinOp)
+		if !ok {
+			continue
+		}
+		x, y := bin.X, bin.Y
+		if _, ok := x.(*ssa.Const); ok {
+			x, y = y, x
+		}
+		var v ssa.Value
+		switch {
+		case bin.Op == token.NEQ:
+			if s, ok := constString(y); ok && s == "" {
+				v = x
+			}
+		case bin.Op == token.GTR:
+			if n, ok := constInt(y); ok && n == 0 {
+				if c, ok := x.(*ssa.Call); ok {
+					if bi, ok := c.Call.Value.(*ssa.Builtin); ok && bi.Name() == "len" && len(c.Call.Args) == 1 {
+						v = c.Call.Args[0]
+					}
+				}
+			}
+		}
+		if p, ok := v.(*ssa.Parameter); ok {
+			return paramIndex(fn, p)
+		}
+	}
+	return -1
 }
 
 // gormCreateClass classifies a gorm Create by the clauses on its receiver

@@ -26,6 +26,7 @@ type factEffect struct {
 	Line, Col  int
 	QueryParam int // >= 0: SQL text comes from this parameter; the caller's constant decides
 	ErrResult  int // >= 0: a plain INSERT whose error is returned as this result (a unique-violation check for callers)
+	KeyParam   int // >= 0: an HTTP call that sends an Idempotency-Key when this parameter is not empty; the caller's argument decides
 }
 
 func (*effectsFact) AFact() {}
@@ -83,8 +84,9 @@ type dedupFact struct {
 	Result   int
 	Kind     vkind
 	T, F, S  impl
-	Sentinel string // vErr: the sentinel error's qualified name, if any
-	KeyParam int    // the parameter the key comes from, -1 if unknown
+	Sentinel string     // vErr: the sentinel error's qualified name, if any
+	KeyParam int        // the parameter the key comes from, -1 if unknown
+	Store    effectKind // where the dedup record is written (kindSQL, kindRedis), 0 if unknown
 }
 
 func (*dedupFact) AFact() {}
@@ -127,5 +129,5 @@ func (*pkgFact) String() string { return "idemfacts" }
 
 func toFactEffect(fset *token.FileSet, pos token.Pos, desc string, kind effectKind) factEffect {
 	p := fset.Position(pos)
-	return factEffect{Desc: desc, Kind: kind, File: p.Filename, Line: p.Line, Col: p.Column, QueryParam: -1, ErrResult: -1}
+	return factEffect{Desc: desc, Kind: kind, File: p.Filename, Line: p.Line, Col: p.Column, QueryParam: -1, ErrResult: -1, KeyParam: -1}
 }

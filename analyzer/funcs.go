@@ -1009,6 +1009,21 @@ func (a *pkgAnalysis) inferGuardedParams(s *summary) {
 // true only on a fresh (or only on a duplicate) path, or an error that is nil
 // only on a fresh path.
 func (a *pkgAnalysis) inferDedup(s *summary) {
+	a.inferDedupResult(s)
+	if s.dedup == nil {
+		return
+	}
+	// The store the record is written to, when every check agrees.
+	for i, c := range s.checks {
+		if i == 0 {
+			s.dedup.Store = c.store
+		} else if c.store != s.dedup.Store {
+			s.dedup.Store = 0
+		}
+	}
+}
+
+func (a *pkgAnalysis) inferDedupResult(s *summary) {
 	fn := s.fn
 	if len(s.decisions) == 0 && len(s.values) == 0 {
 		return
@@ -1066,6 +1081,10 @@ func (a *pkgAnalysis) inferDedup(s *summary) {
 				return
 			}
 		}
+		if f := s.intDedup(returns, i, errIdx, keyParam); f != nil {
+			s.dedup = f
+			return
+		}
 		if i == errIdx {
 			ok, any := true, false
 			for _, r := range returns {
@@ -1082,6 +1101,33 @@ func (a *pkgAnalysis) inferDedup(s *summary) {
 			}
 		}
 	}
+}
+
+// intDedup recognises an integer result that passes on one check's rows
+// affected (or count), as sqlc's `:execrows` methods do with an INSERT … ON
+// CONFLICT DO NOTHING: every return that does not fail returns that value.
+func (s *summary) intDedup(returns []*ssa.Return, i, errIdx, keyParam int) *dedupFact {
+	if b, ok := s.fn.Signature.Results().At(i).Type().Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
+		return nil
+	}
+	var d0 *dval
+	for _, r := range returns {
+		if d := s.values[r.Results[i]]; d != nil && d.kind == vInt {
+			if d0 != nil && (d0.chk != d.chk || d0.t != d.t || d0.f != d.f) {
+				return nil
+			}
+			d0 = d
+			continue
+		}
+		if errIdx >= 0 && !isNilConst(r.Results[errIdx]) {
+			continue // a failing return: callers test the error first
+		}
+		return nil
+	}
+	if d0 == nil || (d0.t != implFresh && d0.f != implFresh) {
+		return nil
+	}
+	return &dedupFact{Result: i, Kind: vInt, T: d0.t, F: d0.f, KeyParam: keyParam}
 }
 
 // paramIndex returns the index (receiver excluded) of the only parameter v

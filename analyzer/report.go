@@ -182,13 +182,94 @@ func (s *summary) invalidGuard(b *ssa.BasicBlock) *check {
 // same transaction value.
 func (a *pkgAnalysis) checkTx(s *summary, o *occ, name string) {
 	c := o.guardedBy
-	if !o.direct || o.kind != c.store || !o.kind.transactional() || o.recv == nil || c.recv == nil {
+	if o.kind != c.store || !o.kind.transactional() {
+		return
+	}
+	if !o.direct || c.kind == ckFunc {
+		a.checkHelperTx(o, c, name)
+		return
+	}
+	if o.recv == nil || c.recv == nil {
 		return
 	}
 	if root := txRoot(o.recv); o.kind == kindSQL && sameValue(root, txRoot(c.recv)) && !pool(root) {
 		return
 	}
 	a.report(o.pos, "IDEM006", c.pos, "the dedup record", "dedup record %s and effect %s in handler %s are in different transactions: a crash between them loses the effect, and the record says it was done", c.desc, o.desc, name)
+}
+
+// checkHelperTx is checkTx when the record or the effect is written inside
+// a helper or a repository method (sqlc's q.MarkProcessed and q.AddPoints):
+// it compares the transactions the two calls are handed. It reports only
+// the clear case: calls on the same repository type, one bound to a
+// transaction (q.WithTx(tx), New(tx)) and the other not, or bound to
+// another one.
+func (a *pkgAnalysis) checkHelperTx(o *occ, c *check, name string) {
+	oc, ok := o.instr.(ssa.CallInstruction)
+	if !ok || o.kind != kindSQL || c.call == nil {
+		return
+	}
+	to, tc := callTx(oc.Common()), callTx(c.call.Common())
+	switch {
+	case to == nil && tc == nil:
+		return
+	case to != nil && tc != nil:
+		if sameValue(to, tc) {
+			return
+		}
+	default:
+		ro, _ := splitArgs(oc.Common())
+		rc, _ := splitArgs(c.call.Common())
+		if ro == nil || rc == nil || !types.Identical(ro.Type(), rc.Type()) {
+			return
+		}
+	}
+	a.report(o.pos, "IDEM006", c.pos, "the dedup record", "dedup record %s and effect %s in handler %s are in different transactions: a crash between them loses the effect, and the record says it was done", c.desc, o.desc, name)
+}
+
+// callTx returns the SQL transaction a call is handed: as its receiver or an
+// argument, or through the calls that built its receiver (q.WithTx(tx),
+// db.New(tx)); nil when it has none.
+func callTx(cc *ssa.CallCommon) ssa.Value {
+	recv, args := splitArgs(cc)
+	for _, v := range args {
+		if txType(v.Type()) {
+			return txRoot(v)
+		}
+	}
+	for range 8 {
+		if recv == nil {
+			return nil
+		}
+		if txType(recv.Type()) {
+			return txRoot(recv)
+		}
+		call, ok := peel(recv).(*ssa.Call)
+		if !ok {
+			return nil
+		}
+		r, args := splitArgs(call.Common())
+		for _, v := range args {
+			if txType(v.Type()) {
+				return txRoot(v)
+			}
+		}
+		recv = r
+	}
+	return nil
+}
+
+// txType reports whether t is an SQL transaction.
+func txType(t types.Type) bool {
+	n, ok := types.Unalias(derefType(t)).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return false
+	}
+	switch normPath(n.Obj().Pkg().Path()) + "." + n.Obj().Name() {
+	case "database/sql.Tx", "github.com/jackc/pgx/v5.Tx", "github.com/jackc/pgx/v4.Tx", "github.com/jmoiron/sqlx.Tx":
+		return true
+	}
+	return false
 }
 
 // checkDoTx reports effects inside a guard Do callback that do not use the
@@ -318,7 +399,11 @@ func (a *pkgAnalysis) checkAckOrder(s *summary, name string) {
 	for _, b := range s.fn.Blocks {
 		for _, instr := range b.Instrs {
 			g, ok := instr.(*ssa.Go)
-			if !ok || len(s.byInstr[g]) == 0 {
+			if !ok {
+				continue
+			}
+			work := a.goWork(s, g)
+			if work == "" {
 				continue
 			}
 			var ack ssa.Instruction
@@ -335,10 +420,37 @@ func (a *pkgAnalysis) checkAckOrder(s *summary, name string) {
 				return 0
 			})
 			if ack != nil {
-				a.report(g.Pos(), "IDEM002", ack.Pos(), "the ack", "goroutine with effect %s in handler %s is not waited for before the ack: a crash loses the message", s.byInstr[g][0].desc, name)
+				a.report(g.Pos(), "IDEM002", ack.Pos(), "the ack", "goroutine with effect %s in handler %s is not waited for before the ack: a crash loses the message", work, name)
 			}
 		}
 	}
+}
+
+// goWork describes the effect a go statement starts: an unguarded one, or
+// one a dedup check guards inside the goroutine (guard's Do, a generated
+// Handle) — guarded or not, it is lost if the process dies after the ack.
+// "" when the goroutine has no effect.
+func (a *pkgAnalysis) goWork(s *summary, g *ssa.Go) string {
+	if os := s.byInstr[g]; len(os) > 0 {
+		return os[0].desc
+	}
+	f := funcValue(g.Call.Value)
+	if f == nil {
+		f = g.Call.StaticCallee()
+	}
+	if f == nil || f.Blocks == nil {
+		return ""
+	}
+	gs := a.summary(f)
+	if len(gs.occs) > 0 {
+		return gs.occs[0].desc + " (guarded)"
+	}
+	for _, c := range gs.checks {
+		if c.kind == ckGuardDo || c.kind == ckFunc {
+			return c.desc + " (guarded)"
+		}
+	}
+	return ""
 }
 
 // checkFailureAcks reports acks on failure paths (IDEM003): a deferred ack,

@@ -1,0 +1,188 @@
+package sqlcx // want package:"idemfacts"
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"sync"
+
+	amqp "github.com/rabbitmq/amqp091-go"
+
+	"github.com/idemkit/idem/guard"
+)
+
+type Event struct {
+	ID     string
+	UserID int64
+	Amount int64
+	Phone  string
+}
+
+type Worker struct {
+	DB    *sql.DB
+	Q     *Queries
+	SMS   *SMS
+	Store *guard.SQLStore
+}
+
+// --- sqlc-style dedup method ------------------------------------------------------------
+
+// The record and the effect share the transaction: guarded.
+func (w *Worker) dedupInTx(ctx context.Context, d amqp.Delivery) error {
+	var e Event
+	if err := json.Unmarshal(d.Body, &e); err != nil {
+		return d.Reject(false)
+	}
+	tx, err := w.DB.BeginTx(ctx, nil)
+	if err != nil {
+		return d.Nack(false, true)
+	}
+	defer tx.Rollback()
+	q := w.Q.WithTx(tx)
+	n, err := q.MarkProcessed(ctx, "points", d.MessageId)
+	if err != nil {
+		return d.Nack(false, true)
+	}
+	if n == 0 {
+		return d.Ack(false)
+	}
+	if err := q.AddPoints(ctx, int32(e.Amount), e.UserID); err != nil {
+		return d.Nack(false, true)
+	}
+	if err := tx.Commit(); err != nil {
+		return d.Nack(false, true)
+	}
+	return d.Ack(false)
+}
+
+// The record commits on its own, then the effect in a transaction.
+func (w *Worker) dedupOutsideTx(ctx context.Context, d amqp.Delivery) error {
+	var e Event
+	_ = json.Unmarshal(d.Body, &e)
+	n, err := w.Q.MarkProcessed(ctx, "points", d.MessageId)
+	if err != nil || n == 0 {
+		return d.Ack(false)
+	}
+	tx, err := w.DB.BeginTx(ctx, nil)
+	if err != nil {
+		return d.Nack(false, true)
+	}
+	defer tx.Rollback()
+	if err := w.Q.WithTx(tx).AddPoints(ctx, int32(e.Amount), e.UserID); err != nil { // want `dedup record sqlcx.Queries.MarkProcessed and effect sqlcx.Queries.AddPoints → .* in handler Worker.dedupOutsideTx are in different transactions: .*\(IDEM006\)`
+		return d.Nack(false, true)
+	}
+	if err := tx.Commit(); err != nil {
+		return d.Nack(false, true)
+	}
+	return d.Ack(false)
+}
+
+// The rows affected are never looked at.
+func (w *Worker) dedupIgnored(ctx context.Context, d amqp.Delivery) error {
+	var e Event
+	_ = json.Unmarshal(d.Body, &e)
+	if _, err := w.Q.MarkProcessed(ctx, "points", d.MessageId); err != nil { // want `result of dedup check sqlcx.Queries.MarkProcessed in handler Worker.dedupIgnored never decides a branch; .*\(IDEM004\)`
+		return d.Nack(false, true)
+	}
+	if err := w.Q.AddPoints(ctx, int32(e.Amount), e.UserID); err != nil { // reported once, as the IDEM004 above
+		return d.Nack(false, true)
+	}
+	return d.Ack(false)
+}
+
+// Decoy: a count is no dedup.
+func (w *Worker) countIsNoDedup(ctx context.Context, d amqp.Delivery) error {
+	var e Event
+	_ = json.Unmarshal(d.Body, &e)
+	n, err := w.Q.Processed(ctx, "points")
+	if err != nil || n == 0 {
+		return d.Nack(false, true)
+	}
+	if err := w.Q.AddPoints(ctx, int32(e.Amount), e.UserID); err != nil { // want `effect sqlcx.Queries.AddPoints → .* in handler Worker.countIsNoDedup is not guarded by a dedup check \(IDEM001\)`
+		return d.Nack(false, true)
+	}
+	return d.Ack(false)
+}
+
+// --- an Idempotency-Key sent only when the key is not empty ---------------------------
+
+func (w *Worker) smsNoKey(ctx context.Context, d amqp.Delivery) error {
+	var e Event
+	_ = json.Unmarshal(d.Body, &e)
+	if err := w.SMS.Send(ctx, e.Phone, "shipped"); err != nil { // want `effect sqlcx.SMS.Send → sqlcx.SMS.post → http.Client.Do POST in handler Worker.smsNoKey is not guarded by a dedup check \(IDEM001\)`
+		return d.Nack(false, true)
+	}
+	return d.Ack(false)
+}
+
+func (w *Worker) smsKeyed(ctx context.Context, d amqp.Delivery) error {
+	var e Event
+	_ = json.Unmarshal(d.Body, &e)
+	if err := w.SMS.SendWithKey(ctx, e.Phone, "shipped", "ship:"+e.ID); err != nil {
+		return d.Nack(false, true)
+	}
+	return d.Ack(false)
+}
+
+func (w *Worker) smsEmptyKey(ctx context.Context, d amqp.Delivery) error {
+	var e Event
+	_ = json.Unmarshal(d.Body, &e)
+	if err := w.SMS.SendWithKey(ctx, e.Phone, "shipped", ""); err != nil { // want `effect sqlcx.SMS.SendWithKey → sqlcx.SMS.post → http.Client.Do POST in handler Worker.smsEmptyKey is not guarded by a dedup check \(IDEM001\)`
+		return d.Nack(false, true)
+	}
+	return d.Ack(false)
+}
+
+func (w *Worker) smsLogged(ctx context.Context, d amqp.Delivery) error {
+	var e Event
+	_ = json.Unmarshal(d.Body, &e)
+	if err := w.SMS.SendLogged(ctx, e.Phone, e.ID, false); err != nil { // want `IDEM001`
+		return d.Nack(false, true)
+	}
+	return d.Ack(false)
+}
+
+// --- goroutines that run guarded work ----------------------------------------------------
+
+func (w *Worker) apply(e Event) func(context.Context, *sql.Tx) error {
+	return func(ctx context.Context, tx *sql.Tx) error {
+		return w.Q.WithTx(tx).AddPoints(ctx, int32(e.Amount), e.UserID)
+	}
+}
+
+// Guarded, but not waited for: the ack can come first and a crash loses it.
+func (w *Worker) goGuardedNotWaited(ctx context.Context, msgs <-chan amqp.Delivery) {
+	for d := range msgs {
+		var e Event
+		_ = json.Unmarshal(d.Body, &e)
+		go func() { // want `goroutine with effect guard.SQLStore.Do \(guarded\) in handler Worker.goGuardedNotWaited is not waited for before the ack: a crash loses the message \(IDEM002\)`
+			_, _ = w.Store.Do(ctx, "points", e.ID, d.Body, w.apply(e))
+		}()
+		_ = d.Ack(false)
+	}
+}
+
+// Waited for before the ack: fine.
+func (w *Worker) goGuardedWaited(ctx context.Context, msgs <-chan amqp.Delivery) {
+	for d := range msgs {
+		var e Event
+		_ = json.Unmarshal(d.Body, &e)
+		var wg sync.WaitGroup
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, _ = w.Store.Do(ctx, "points", e.ID, d.Body, w.apply(e))
+		}()
+		wg.Wait()
+		_ = d.Ack(false)
+	}
+}
+
+// A goroutine that only logs is no effect.
+func (w *Worker) goLogOnly(ctx context.Context, msgs <-chan amqp.Delivery) {
+	for d := range msgs {
+		go func() { println(d.MessageId) }()
+		_, _ = w.Store.Do(ctx, "points", d.MessageId, d.Body, w.apply(Event{}))
+		_ = d.Ack(false)
+	}
+}
