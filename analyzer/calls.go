@@ -651,6 +651,7 @@ func (a *pkgAnalysis) sqlStatement(s *summary, ci ssa.CallInstruction, r *rule, 
 		o := a.addEffect(s, ci, desc, kindSQL, recv)
 		o.insert = cls.Insert
 		o.errVal = a.errOf(call)
+		o.table = cls.Table
 	}
 	if cls.Dedup != dedupNone {
 		c := &check{call: ci, pos: ci.Pos(), desc: desc, kind: ckSQL, recv: recv, store: kindSQL, key: keyArgs, table: cls.Table}

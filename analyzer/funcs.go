@@ -207,7 +207,8 @@ type occ struct {
 	inner     token.Pos // where the effect really is (for Related)
 	innerMsg  string    // the Related message, when not "the effect"
 	innerFact factEffect
-	param     int // SQL text is this parameter
+	param     int    // SQL text is this parameter
+	table     string // the table a direct SQL write changes
 	errVal    ssa.Value
 	insert    bool
 	guardedBy *check
@@ -513,6 +514,23 @@ func (s *summary) hasSource(b *ssa.BasicBlock) bool {
 	for _, in := range b.Instrs {
 		if s.srcSet[in] {
 			return true
+		}
+	}
+	return false
+}
+
+// precedes reports whether instruction a runs before b whenever both run:
+// a's block dominates b's, and within one block a comes first.
+func (s *summary) precedes(a, b ssa.Instruction) bool {
+	if a.Block() != b.Block() {
+		return a.Block().Dominates(b.Block())
+	}
+	for _, in := range a.Block().Instrs {
+		switch in {
+		case a:
+			return true
+		case b:
+			return false
 		}
 	}
 	return false

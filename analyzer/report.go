@@ -189,6 +189,10 @@ func (a *pkgAnalysis) checkTx(s *summary, o *occ, name string) {
 		a.checkHelperTx(o, c, name)
 		return
 	}
+	if c.kind == ckLookup {
+		a.checkLookupTx(s, o, c, name)
+		return
+	}
 	if o.recv == nil || c.recv == nil {
 		return
 	}
@@ -196,6 +200,34 @@ func (a *pkgAnalysis) checkTx(s *summary, o *occ, name string) {
 		return
 	}
 	a.report(o.pos, "IDEM006", c.pos, "the dedup record", "dedup record %s and effect %s in handler %s are in different transactions: a crash between them loses the effect, and the record says it was done", c.desc, o.desc, name)
+}
+
+// checkLookupTx is checkTx for a lookup (check-then-act): the record is the
+// write to the looked-up table that the lookup also guards, not the lookup.
+// The record itself is no effect here; an effect is reported when it and the
+// record commit separately, with what a crash between them does.
+func (a *pkgAnalysis) checkLookupTx(s *summary, o *occ, c *check, name string) {
+	if c.table == "" || o.table == c.table || o.recv == nil {
+		return
+	}
+	var rec *occ
+	for _, r := range s.occs {
+		if r.guardedBy == c && r.direct && r.table == c.table && r.recv != nil {
+			rec = r
+			break
+		}
+	}
+	if rec == nil {
+		return
+	}
+	if root := txRoot(o.recv); sameValue(root, txRoot(rec.recv)) && !pool(root) {
+		return
+	}
+	what := "a crash between them runs the effect again on redelivery"
+	if s.precedes(rec.instr, o.instr) {
+		what = "a crash between them loses the effect, and the record says it was done"
+	}
+	a.report(o.pos, "IDEM006", rec.pos, "the dedup record", "dedup record %s (looked up by %s) and effect %s in handler %s are in different transactions: %s", rec.desc, c.desc, o.desc, name, what)
 }
 
 // checkHelperTx is checkTx when the record or the effect is written inside

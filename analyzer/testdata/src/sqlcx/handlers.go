@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"sync"
 
 	amqp "github.com/rabbitmq/amqp091-go"
@@ -185,4 +186,53 @@ func (w *Worker) goLogOnly(ctx context.Context, msgs <-chan amqp.Delivery) {
 		_, _ = w.Store.Do(ctx, "points", d.MessageId, d.Body, w.apply(Event{}))
 		_ = d.Ack(false)
 	}
+}
+
+// --- check-then-act: the record is the later INSERT, not the lookup ---------------------
+
+// On the pool the effect commits before the record: a crash between them
+// runs the effect again.
+func lookupThenAct(ctx context.Context, db *sql.DB, d amqp.Delivery) error {
+	var one int
+	err := db.QueryRowContext(ctx, `SELECT 1 FROM processed_messages WHERE msg_id = $1`, d.MessageId).Scan(&one)
+	if err == nil {
+		return d.Ack(false)
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return d.Nack(false, true)
+	}
+	if _, err := db.ExecContext(ctx, `UPDATE users SET points = points + 1 WHERE id = $1`, d.MessageId); err != nil { // want `dedup record sql.DB.ExecContext "INSERT INTO processed_messages .*" \(looked up by sql.DB.QueryRowContext "SELECT 1 FROM processed_messages .*"\) and effect sql.DB.ExecContext "UPDATE users .*" in handler lookupThenAct are in different transactions: a crash between them runs the effect again on redelivery \(IDEM006\)`
+		return d.Nack(false, true)
+	}
+	if _, err := db.ExecContext(ctx, `INSERT INTO processed_messages (msg_id) VALUES ($1)`, d.MessageId); err != nil {
+		return d.Nack(false, true)
+	}
+	return d.Ack(false)
+}
+
+// In one transaction: accepted (IDEM005 only with -strict).
+func lookupThenActTx(ctx context.Context, db *sql.DB, d amqp.Delivery) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return d.Nack(false, true)
+	}
+	defer tx.Rollback()
+	var one int
+	err = tx.QueryRowContext(ctx, `SELECT 1 FROM processed_messages WHERE msg_id = $1`, d.MessageId).Scan(&one)
+	if err == nil {
+		return d.Ack(false)
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return d.Nack(false, true)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO processed_messages (msg_id) VALUES ($1)`, d.MessageId); err != nil {
+		return d.Nack(false, true)
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE users SET points = points + 1 WHERE id = $1`, d.MessageId); err != nil {
+		return d.Nack(false, true)
+	}
+	if err := tx.Commit(); err != nil {
+		return d.Nack(false, true)
+	}
+	return d.Ack(false)
 }
