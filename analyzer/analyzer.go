@@ -23,7 +23,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:       "https://pkg.go.dev/github.com/idemkit/idem/analyzer",
 	Flags:     flags(),
 	Run:       run,
-	FactTypes: []analysis.Fact{new(effectsFact), new(dedupFact), new(guardedFact), new(annotatedFact), new(pkgFact)},
+	FactTypes: []analysis.Fact{new(effectsFact), new(dedupFact), new(guardedFact), new(annotatedFact), new(freshFact), new(pkgFact)},
 	// SSA is built by run itself, and only for packages that pass the
 	// import pre-filter: requiring buildssa would build it (and run
 	// ctrlflow, which has facts) for every package of the program.
@@ -48,6 +48,7 @@ func flags() flag.FlagSet {
 	fs.BoolVar(&flagPublish, "publish", false, "treat publishing to a broker as an effect")
 	fs.BoolVar(&flagStrict, "strict", false, "also report check-then-act dedup (a lookup followed by a write, IDEM005)")
 	fs.StringVar(&flagIface, "iface", flagIface, "policy for calls through interfaces outside the catalog: annotated (only //idem:effect and -effects) or verbs (also methods named like writes: Create, Insert, Add, Incr, Send, Charge …; not Save or Put, which usually overwrite)")
+	fs.Bool("vetx-report", false, "internal, set by the standalone driver of cmd/idemlint: also report findings in packages go vet analyses only for facts (VetxOnly)")
 	return fs
 }
 

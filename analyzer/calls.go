@@ -107,7 +107,7 @@ func (a *pkgAnalysis) addVia(s *summary, ci ssa.CallInstruction, via string, inn
 			return
 		}
 	}
-	if !resolveKey(o, ci, args) {
+	if !a.resolveKey(o, ci, args) {
 		return
 	}
 	if inner.insert && inner.errVal != nil {
@@ -142,11 +142,12 @@ func (a *pkgAnalysis) resolveParam(o *occ, v ssa.Value) bool {
 	return true
 }
 
-// resolveKey decides an HTTP effect whose Idempotency-Key is sent only when
-// a parameter is not empty, from the argument the caller passes: "" keeps
-// the effect, the caller's own parameter defers to its callers, any other
-// value is a key (false: not an effect).
-func resolveKey(o *occ, ci ssa.CallInstruction, args []ssa.Value) bool {
+// resolveKey decides an HTTP effect whose Idempotency-Key comes from a
+// parameter (or is sent only when it is not empty) from the argument the
+// caller passes: "" or a value new on every call (a random id) keeps the
+// effect, the caller's own parameter defers to its callers, any other value
+// is a key (false: not an effect).
+func (a *pkgAnalysis) resolveKey(o *occ, ci ssa.CallInstruction, args []ssa.Value) bool {
 	p := o.innerFact.KeyParam
 	if p < 0 {
 		return true
@@ -158,6 +159,9 @@ func resolveKey(o *occ, ci ssa.CallInstruction, args []ssa.Value) bool {
 	}
 	if s, ok := constString(v); ok {
 		return s == ""
+	}
+	if fresh, _ := a.keyIndependent(v); fresh {
+		return true // a new key on every delivery
 	}
 	if x, ok := peel(v).(*ssa.Parameter); ok {
 		o.innerFact.KeyParam = paramIndex(ci.Parent(), x)
@@ -248,7 +252,7 @@ func (a *pkgAnalysis) importedFacts(s *summary, ci ssa.CallInstruction, fn *type
 			if e.QueryParam >= 0 && !a.resolveParam(o, arg(args, e.QueryParam)) {
 				continue
 			}
-			if !resolveKey(o, ci, args) {
+			if !a.resolveKey(o, ci, args) {
 				continue
 			}
 			if e.ErrResult >= 0 {
@@ -342,7 +346,7 @@ func (a *pkgAnalysis) visitInvoke(s *summary, ci ssa.CallInstruction, fn *types.
 			if e.fact.QueryParam >= 0 && !a.resolveParam(o, arg(args, e.fact.QueryParam)) {
 				continue
 			}
-			if !resolveKey(o, ci, args) {
+			if !a.resolveKey(o, ci, args) {
 				continue
 			}
 			s.addOcc(o)
@@ -440,7 +444,7 @@ func (a *pkgAnalysis) visitRule(s *summary, ci ssa.CallInstruction, r *rule, rec
 	case roleGuardInside:
 		c := &check{call: ci, pos: ci.Pos(), desc: describeCall(ci.Common()), kind: ckGuardDo, key: arg(args, r.key), decided: true}
 		s.checks = append(s.checks, c)
-		if ind, gen := keyIndependent(c.key); ind {
+		if ind, gen := a.keyIndependent(c.key); ind {
 			c.invalid = "its key is built from " + gen + ", which differs on every delivery"
 		} else {
 			guarded[r.arg] = true
@@ -622,7 +626,7 @@ func (a *pkgAnalysis) effectRule(s *summary, ci ssa.CallInstruction, r *rule, re
 		if known && method != "POST" && method != "PATCH" {
 			return
 		}
-		keyed, keyParam := idempotencyKey(ci)
+		keyed, keyParam := a.idempotencyKey(ci)
 		if keyed {
 			return
 		}
@@ -918,21 +922,21 @@ func httpMethod(req ssa.Value) (string, bool) {
 // (`if key != "" { req.Header.Set("Idempotency-Key", key) }`), in which case
 // param is that parameter and callers decide. A header set under any other
 // condition does not count.
-func idempotencyKey(ci ssa.CallInstruction) (keyed bool, param int) {
+func (a *pkgAnalysis) idempotencyKey(ci ssa.CallInstruction) (keyed bool, param int) {
 	fn := ci.Parent()
 	param = -1
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
-			var key ssa.Value
+			var key, val ssa.Value
 			switch in := instr.(type) {
 			case *ssa.Call:
 				f := callee(in.Common())
-				if f != nil && (f.FullName() == "(net/http.Header).Set" || f.FullName() == "(net/http.Header).Add") && len(in.Call.Args) >= 2 {
-					key = in.Call.Args[1]
+				if f != nil && (f.FullName() == "(net/http.Header).Set" || f.FullName() == "(net/http.Header).Add") && len(in.Call.Args) >= 3 {
+					key, val = in.Call.Args[1], in.Call.Args[2]
 				}
 			case *ssa.MapUpdate:
 				if n, ok := types.Unalias(in.Map.Type()).(*types.Named); ok && n.Obj().Name() == "Header" {
-					key = in.Key
+					key, val = in.Key, in.Value
 				}
 			}
 			k, ok := constString(key)
@@ -943,7 +947,13 @@ func idempotencyKey(ci ssa.CallInstruction) (keyed bool, param int) {
 			if k != "Idempotency-Key" && k != "X-Idempotency-Key" {
 				continue
 			}
+			if fresh, _ := a.keyIndependent(val); fresh {
+				continue // a new key per attempt: the provider sees every repeat as new
+			}
 			if b.Dominates(ci.Block()) {
+				if p, ok := peel(val).(*ssa.Parameter); ok {
+					return false, paramIndex(fn, p) // the caller's key decides
+				}
 				return true, -1
 			}
 			if p := nonEmptyParam(fn, b); p >= 0 {

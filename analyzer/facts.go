@@ -119,6 +119,14 @@ func (*annotatedFact) AFact() {}
 
 func (f *annotatedFact) String() string { return "idem:" + f.Kind }
 
+// freshFact: the function's result differs on every call (it returns a
+// random id, a timestamp): a key built from it dedups nothing.
+type freshFact struct{ Gen string }
+
+func (*freshFact) AFact() {}
+
+func (f *freshFact) String() string { return "fresh(" + f.Gen + ")" }
+
 // pkgFact marks a package that exports idem facts, so that importers cannot
 // skip analysis on the fast path.
 type pkgFact struct{}

@@ -28,6 +28,7 @@ type pkgAnalysis struct {
 	seen    map[string]bool // reported diagnostics: pos + code
 	impls   map[*types.Func][]implEffect
 	fields  map[string][]ssa.Value
+	fresh   map[*types.Func]string // freshFunc's answers
 }
 
 // funcUses counts how a function of the package is used: called statically,
@@ -39,7 +40,8 @@ type funcUses struct {
 
 func newPkgAnalysis(pass *analysis.Pass, cat *catalog, cfg *config, dirs *directives) *pkgAnalysis {
 	return &pkgAnalysis{pass: pass, cat: cat, cfg: cfg, dirs: dirs,
-		sums: map[*ssa.Function]*summary{}, uses: map[*ssa.Function]*funcUses{}, seen: map[string]bool{}}
+		sums: map[*ssa.Function]*summary{}, uses: map[*ssa.Function]*funcUses{}, seen: map[string]bool{},
+		fresh: map[*types.Func]string{}}
 }
 
 // build creates the package's SSA (as buildssa does, without ctrlflow: a
@@ -339,7 +341,9 @@ func (a *pkgAnalysis) analyse(s *summary) {
 					s.unique = true // pgErr.Code == "23505", mysqlErr.Number == 1062
 				}
 			case *ssa.IndexAddr:
-				if a.cat.messageClient(in.Type()) != "" {
+				// Not the variadic array of a call (CommitMessages(ctx, m)):
+				// a local array is written here, not a batch read.
+				if _, local := in.X.(*ssa.Alloc); !local && a.cat.messageClient(in.Type()) != "" {
 					s.srcSet[in] = true // the next message of a batch
 					s.elems[in] = true
 				}
@@ -406,7 +410,7 @@ func (a *pkgAnalysis) analyse(s *summary) {
 		if c.kind == ckLookup && !s.marks(c) {
 			c.invalid = "nothing records the key after the lookup"
 		}
-		if ind, gen := keyIndependent(c.key); ind {
+		if ind, gen := a.keyIndependent(c.key); ind {
 			c.invalid = "its key is built from " + gen + ", which differs on every delivery"
 		}
 	}
@@ -665,6 +669,24 @@ func (a *pkgAnalysis) failingCall(v ssa.Value, depth int) bool {
 			switch r.role {
 			case roleAck, roleNack, roleFetch, roleRedisLookup, roleScan, roleRowsAffected, rolePrepare, roleNewRequest:
 				return false
+			}
+		}
+		// The error of a go-redis command that is an effect
+		// (rdb.IncrBy(…).Err(), .Result()) is that effect failing.
+		if n := fn.Name(); (n == "Err" || n == "Result") && len(rules) == 0 {
+			if recv, _ := splitArgs(x.Common()); recv != nil {
+				if fa, ok := recv.(*ssa.FieldAddr); ok {
+					recv = fa.X // the embedded baseCmd of an IntCmd
+				}
+				if rc, ok := peel(recv).(*ssa.Call); ok {
+					if rf := callee(rc.Common()); rf != nil {
+						for _, r := range a.cat.lookup(rf) {
+							if r.role == roleEffect {
+								return true
+							}
+						}
+					}
+				}
 			}
 		}
 		// Other calls into a client library (a message's Metadata, a
@@ -1077,10 +1099,14 @@ func (a *pkgAnalysis) inferDedupResult(s *summary) {
 				}
 			}
 			for _, r := range returns {
-				if errIdx >= 0 && !isNilConst(r.Results[errIdx]) {
-					continue
-				}
 				v := r.Results[i]
+				if errIdx >= 0 && !isNilConst(r.Results[errIdx]) {
+					// A failing return, unless it passes a check's own
+					// (value, error) on: return rdb.SetNX(…).Result().
+					if d := s.values[v]; d == nil || d.kind != vBool {
+						continue
+					}
+				}
 				if bv, ok := constBool(v); ok {
 					side := s.sideOf(r.Block())
 					if bv {
@@ -1220,6 +1246,12 @@ func (a *pkgAnalysis) exportFacts() {
 		if s.dedup != nil && !s.root {
 			a.pass.ExportObjectFact(obj, s.dedup)
 			any = true
+		}
+		if fn.Signature.Results().Len() > 0 && !freshGenerators[obj.FullName()] {
+			if g := a.freshFunc(obj); g != "" {
+				a.pass.ExportObjectFact(obj, &freshFact{Gen: g})
+				any = true
+			}
 		}
 		for i := range s.guarded {
 			a.pass.ExportObjectFact(obj, &guardedFact{Param: i})

@@ -17,29 +17,40 @@ import (
 	"testing"
 )
 
-// Floors of the realistic-module score, per -iface policy, over the 41
-// labelled handlers of testdata/realmod (24 labelled bugs, 17 correct).
+// Floors of the realistic-module score, per -iface policy, over the 67
+// labelled handlers of testdata/realmod (38 labelled bugs, 29 correct).
 //
 //	policy     handler-level P / R   code-level P / R
-//	annotated  0.920 / 0.958         0.880 / 0.917   (2026-11-29, second session)
-//	verbs      0.889 / 1.000         0.852 / 0.958
-//	annotated  0.870 / 0.833         0.783 / 0.750   (first measurement, before
-//	verbs      0.840 / 0.875         0.760 / 0.792    the fixes listed below)
+//	annotated  0.925 / 0.974         0.875 / 0.921   (2026-11-29, 67 handlers)
+//	verbs      0.905 / 1.000         0.857 / 0.947
 //
-// Between the two measurements the analyzer learnt: dedup methods returning
-// rows affected (sqlc's :execrows MarkProcessed), an Idempotency-Key header
-// sent only when a key parameter is not empty (decided at each caller),
-// goroutines running guarded work not waited for before the ack, and
-// IDEM006 across repository methods bound to different transactions. Each
-// has analysistest cases (testdata/src/sqlcx). The labels were written
-// before the analyzer was first run over the module and were not changed
-// since; the remaining disagreements are two Redis handlers labelled ok that
-// idemlint reports as IDEM006 (SET NX then HINCRBY: two commands, so a crash
-// between them loses the count; the analysistest redisx.setNXThenIncr takes
-// the same view), ConsumeCheckThenAct (labelled IDEM005, which needs
-// -strict; reported as IDEM006), ConsumeWelcome (an unannotated interface
-// with no implementation in the module: found only with -iface=verbs), and
-// ConsumeIndex (an overwrite-by-id AddDocument, a false alarm of -iface=verbs).
+// History, so that the figures can be read honestly. The first 41 handlers
+// (consumers/kafka, natsc, pgxc, rabbit, streams) scored 0.870 / 0.833
+// (annotated) when first measured; the analyzer then learnt rows-affected
+// dedup methods (sqlc's :execrows), an Idempotency-Key sent only when a key
+// parameter is not empty, guarded goroutines not waited for before the ack,
+// and IDEM006 across repository methods, reaching 0.920 / 0.958. Then 26
+// handlers (consumers/heldout) were written by someone who had not read the
+// analyzer, labelled and committed before it was run over them: on those 26
+// alone idemlint first scored 0.85 / 0.79 (handler level), failing the bar.
+// The fixes that followed are general (each has analysistest cases in
+// testdata/src/sqlcx): a worker pool fed over a channel before the ack, an
+// ack before guard's Do/Run, a key minted per attempt (rand.Read, through a
+// helper: freshFact) for SET NX and for Idempotency-Key, the error of a
+// go-redis command, SET NX's answer returned by a helper, and the variadic
+// array of CommitMessages(ctx, m) mistaken for a batch. So neither set is
+// held out any more; a new held-out set is the honest next measurement.
+//
+// Labels were never changed after a run. The remaining disagreements: three
+// Redis handlers labelled ok (RedisStats, UpdateStatsDedup,
+// RedisNXHandler) that idemlint reports as IDEM006, because SET NX and
+// INCRBY are two commands and a crash between them loses the count (the
+// analysistest redisx.setNXThenIncr takes the same view; DESIGN.md lists
+// SET NX as a dedup check and does not settle this); two check-then-act
+// handlers labelled IDEM005, which needs -strict (reported as IDEM006 or
+// IDEM001 without it); ConsumeWelcome (an unannotated interface with no
+// implementation in the module: found only with -iface=verbs) and
+// ConsumeIndex (an overwrite-by-id AddDocument, a false alarm of verbs).
 //
 // Handler level: a handler is flagged when any finding falls inside it; a
 // labelled bug that is flagged is a true positive whatever the code. Code
@@ -48,10 +59,10 @@ import (
 // other codes only, is a false positive. For the default policy the
 // handler-level floors are the bar, precision 0.9 and recall 0.85;
 // the other floors are the measured values minus 0.05, so that one more
-// miss or false alarm among ~40 handlers passes and a regression does not.
+// miss or false alarm among ~70 handlers passes and a regression does not.
 var realmodFloors = map[string]struct{ handlerP, handlerR, codeP, codeR float64 }{
-	"annotated": {0.90, 0.85, 0.83, 0.86},
-	"verbs":     {0.83, 0.95, 0.80, 0.90},
+	"annotated": {0.90, 0.85, 0.82, 0.87},
+	"verbs":     {0.85, 0.95, 0.80, 0.89},
 }
 
 // TestRealmod scores idemlint against the truth labels of the handlers in

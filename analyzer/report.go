@@ -412,32 +412,48 @@ func poolType(t types.Type) bool {
 // checkAckOrder reports acks that can run before an effect (IDEM002), and
 // goroutines with effects not waited for before an ack.
 func (a *pkgAnalysis) checkAckOrder(s *summary, name string) {
+	guards := map[ssa.Instruction]*check{}
+	for _, c := range s.checks {
+		if c.kind == ckGuardDo && c.valid() {
+			guards[c.call] = c
+		}
+	}
 	for _, ack := range s.acks {
 		if _, ok := ack.(*ssa.Defer); ok {
 			continue
 		}
-		var eff *occ
+		var eff string
+		var effPos token.Pos
 		s.forward(ack, func(in ssa.Instruction) int {
 			if os := s.byInstr[in]; len(os) > 0 {
-				eff = os[0]
+				eff, effPos = os[0].desc, os[0].pos
+				return 2
+			}
+			if c := guards[in]; c != nil {
+				// guard's Do or Run, a generated Handle, an adapter: the
+				// guarded effect runs inside.
+				eff, effPos = c.desc+" (guarded)", c.pos
 				return 2
 			}
 			return 0
 		})
-		if eff != nil {
-			a.report(ack.Pos(), "IDEM002", eff.pos, "the effect", "ack %s in handler %s comes before effect %s: a crash in between loses the message", describeCall(ack.Common()), name, eff.desc)
+		if eff != "" {
+			a.report(ack.Pos(), "IDEM002", effPos, "the effect", "ack %s in handler %s comes before effect %s: a crash in between loses the message", describeCall(ack.Common()), name, eff)
 		}
 	}
 	for _, b := range s.fn.Blocks {
 		for _, instr := range b.Instrs {
-			g, ok := instr.(*ssa.Go)
-			if !ok {
-				continue
+			var work, what string
+			switch in := instr.(type) {
+			case *ssa.Go:
+				work, what = a.goWork(s, in), "goroutine with effect %s"
+			case *ssa.Send:
+				work, what = a.handoffWork(s, in), "message handed over a channel to a goroutine with effect %s"
 			}
-			work := a.goWork(s, g)
 			if work == "" {
 				continue
 			}
+			g := instr
 			var ack ssa.Instruction
 			s.forward(g, func(in ssa.Instruction) int {
 				if s.waits[in] {
@@ -452,10 +468,40 @@ func (a *pkgAnalysis) checkAckOrder(s *summary, name string) {
 				return 0
 			})
 			if ack != nil {
-				a.report(g.Pos(), "IDEM002", ack.Pos(), "the ack", "goroutine with effect %s in handler %s is not waited for before the ack: a crash loses the message", work, name)
+				a.report(g.Pos(), "IDEM002", ack.Pos(), "the ack", what+" in handler %s is not waited for before the ack: a crash loses the message", work, name)
 			}
 		}
 	}
+}
+
+// handoffWork describes the effect of the workers a channel send hands a
+// value to: goroutines started in the same function whose closure captures
+// the channel (a worker pool); "" when there are none or they do nothing.
+func (a *pkgAnalysis) handoffWork(s *summary, send *ssa.Send) string {
+	ch := peel(send.Chan)
+	if ld, ok := ch.(*ssa.UnOp); ok && ld.Op == token.MUL {
+		ch = ld.X // a captured variable: the closure binds its address
+	}
+	for _, b := range s.fn.Blocks {
+		for _, instr := range b.Instrs {
+			g, ok := instr.(*ssa.Go)
+			if !ok {
+				continue
+			}
+			mc, ok := g.Call.Value.(*ssa.MakeClosure)
+			if !ok {
+				continue
+			}
+			for _, v := range mc.Bindings {
+				if v == ch || peel(v) == ch {
+					if w := a.goWork(s, g); w != "" {
+						return w
+					}
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // goWork describes the effect a go statement starts: an unguarded one, or

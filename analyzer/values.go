@@ -516,7 +516,7 @@ var freshGenerators = map[string]bool{
 // and fresh values (uuid.New, time.Now …): a key that differs on every
 // delivery, so the check never sees a duplicate. Anything it cannot follow
 // (a parameter, a field, an unknown call) counts as depending on the message.
-func keyIndependent(v ssa.Value) (bool, string) {
+func (a *pkgAnalysis) keyIndependent(v ssa.Value) (bool, string) {
 	if v == nil {
 		return false, ""
 	}
@@ -530,8 +530,8 @@ func keyIndependent(v ssa.Value) (bool, string) {
 			return false
 		case *ssa.Call:
 			fn := callee(x.Common())
-			if fn != nil && freshGenerators[fn.Origin().FullName()] {
-				fresh = fn.Pkg().Name() + "." + fn.Name()
+			if g := a.freshFunc(fn); g != "" {
+				fresh = g
 				return false
 			}
 			if fn == nil || len(x.Call.Args) == 0 && !x.Call.IsInvoke() {
@@ -539,6 +539,10 @@ func keyIndependent(v ssa.Value) (bool, string) {
 			}
 			return true
 		case *ssa.Parameter, *ssa.FreeVar, *ssa.Global, *ssa.Alloc, *ssa.FieldAddr, *ssa.Field, *ssa.Extract, *ssa.IndexAddr, *ssa.Lookup:
+			if al, ok := x.(*ssa.Alloc); ok && filledByRand(al) {
+				fresh = "rand.Read"
+				return false
+			}
 			if ex, ok := x.(*ssa.Extract); ok {
 				if c, ok := ex.Tuple.(*ssa.Call); ok {
 					fn := callee(c.Common())
@@ -554,6 +558,72 @@ func keyIndependent(v ssa.Value) (bool, string) {
 		return true
 	})
 	return independent && fresh != "", fresh
+}
+
+// filledByRand reports whether a local array is filled with random bytes
+// (rand.Read(b[:])): a value built from it differs on every call.
+func filledByRand(al *ssa.Alloc) bool {
+	for _, r := range *al.Referrers() {
+		sl, ok := r.(*ssa.Slice)
+		if !ok {
+			continue
+		}
+		for _, rr := range *sl.Referrers() {
+			call, ok := rr.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			if fn := callee(call.Common()); fn != nil {
+				switch fn.Origin().FullName() {
+				case "crypto/rand.Read", "math/rand.Read", "(*math/rand.Rand).Read", "(*math/rand/v2.ChaCha8).Read":
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// freshFunc returns the generator behind a function whose result differs on
+// every call: a known one (uuid.New, time.Now …), a function of this package
+// that returns only such values, or one of another package with a
+// freshFact; "" otherwise.
+func (a *pkgAnalysis) freshFunc(fn *types.Func) string {
+	if fn == nil {
+		return ""
+	}
+	fn = fn.Origin()
+	if freshGenerators[fn.FullName()] {
+		return fn.Pkg().Name() + "." + fn.Name()
+	}
+	if g, ok := a.fresh[fn]; ok {
+		return g
+	}
+	a.fresh[fn] = "" // recursion guard
+	g := ""
+	if fn.Pkg() == a.pass.Pkg {
+		if f := a.prog.FuncValue(fn); f != nil && f.Blocks != nil && f.Signature.Results().Len() > 0 {
+			for _, b := range f.Blocks {
+				r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+				if !ok {
+					continue
+				}
+				ind, gen := a.keyIndependent(r.Results[0])
+				if !ind {
+					g = ""
+					break
+				}
+				g = gen
+			}
+		}
+	} else {
+		var ff freshFact
+		if a.pass.ImportObjectFact(fn, &ff) {
+			g = ff.Gen
+		}
+	}
+	a.fresh[fn] = g
+	return g
 }
 
 // shortFunc names a function for messages: pkg.Func or pkg.Type.Method.

@@ -27,8 +27,10 @@ func (c *Client) Send(ctx context.Context, to, text string) error { // want Send
 	return resp.Body.Close()
 }
 
-// SendIdempotent passes a key the provider dedups on.
-func (c *Client) SendIdempotent(ctx context.Context, key, to, text string) error {
+// SendIdempotent passes a key the provider dedups on: the caller's key
+// decides, so its fact names the effect for callers that pass "" or a
+// random id.
+func (c *Client) SendIdempotent(ctx context.Context, key, to, text string) error { // want SendIdempotent:`effects\(http.Client.Do POST\)`
 	req, err := http.NewRequestWithContext(ctx, "POST", c.Base+"/messages", strings.NewReader(to+text))
 	if err != nil {
 		return err

@@ -5,9 +5,15 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"net/http"
+	"strconv"
 	"sync"
+	"time"
 
+	"github.com/nats-io/nats.go/jetstream"
 	amqp "github.com/rabbitmq/amqp091-go"
+	"github.com/redis/go-redis/v9"
+	kafkago "github.com/segmentio/kafka-go"
 
 	"github.com/idemkit/idem/guard"
 )
@@ -235,4 +241,79 @@ func lookupThenActTx(ctx context.Context, db *sql.DB, d amqp.Delivery) error {
 		return d.Nack(false, true)
 	}
 	return d.Ack(false)
+}
+
+// --- worker pools, acks before guarded work, helpers -------------------------------------
+
+// Messages handed to a worker pool and committed at once.
+func poolCommitsFirst(ctx context.Context, r *kafkago.Reader, st *guard.SQLStore, w *Worker) error {
+	jobs := make(chan kafkago.Message, 8)
+	for i := 0; i < 4; i++ {
+		go func() {
+			for m := range jobs {
+				_, _ = st.Do(ctx, "points", string(m.Key), m.Value, w.apply(Event{}))
+			}
+		}()
+	}
+	for {
+		m, err := r.FetchMessage(ctx)
+		if err != nil {
+			return err
+		}
+		jobs <- m // want `message handed over a channel to a goroutine with effect guard.SQLStore.Do \(guarded\) in handler poolCommitsFirst is not waited for before the ack: a crash loses the message \(IDEM002\)`
+		if err := r.CommitMessages(ctx, m); err != nil {
+			return err
+		}
+	}
+}
+
+// Acked before the guarded work runs.
+func ackBeforeGuard(ctx context.Context, cons jetstream.Consumer, st *guard.SQLStore, w *Worker) {
+	cons.Consume(func(msg jetstream.Msg) {
+		if err := msg.DoubleAck(ctx); err != nil { // want `ack jetstream.Msg.DoubleAck in handler func literal in ackBeforeGuard comes before effect guard.SQLStore.Do \(guarded\): a crash in between loses the message \(IDEM002\)`
+			return
+		}
+		_, _ = st.Do(ctx, "points", string(msg.Data()), msg.Data(), w.apply(Event{}))
+	})
+}
+
+// SET NX released when the effect fails is a dedup, not a lock; SET NX and
+// INCRBY are still two commands (IDEM006).
+func setNXReleasedOnFailure(ctx context.Context, rdb *redis.Client, m redis.XMessage) error {
+	mark := "granted:" + m.ID
+	fresh, err := rdb.SetNX(ctx, mark, 1, time.Hour).Result()
+	if err != nil || !fresh {
+		return err
+	}
+	if err := rdb.IncrBy(ctx, "points:"+m.ID, 10).Err(); err != nil { // want `dedup record redis.Client.SetNX and effect redis.Client.IncrBy in handler setNXReleasedOnFailure are in different transactions.*\(IDEM006\)`
+		rdb.Del(ctx, mark)
+		return err
+	}
+	return rdb.XAck(ctx, "orders", "g", m.ID).Err()
+}
+
+// A key minted per delivery, through a helper.
+func setNXRandomKey(ctx context.Context, rdb *redis.Client, m redis.XMessage) error {
+	ok, err := rdb.SetNX(ctx, "req:"+NewRequestID(), 1, time.Hour).Result()
+	if err != nil || !ok {
+		return err
+	}
+	return rdb.IncrBy(ctx, "points:"+m.ID, 10).Err() // want `effect redis.Client.IncrBy in handler setNXRandomKey is not guarded by a dedup check: the check redis.Client.SetNX guards nothing, its key is built from rand.Read, which differs on every delivery \(IDEM001\)`
+}
+
+// A dedup helper that returns SET NX's answer guards the send.
+func firstSeenGuards(ctx context.Context, rdb *redis.Client, sms *SMS, m redis.XMessage) error {
+	fresh, err := FirstSeen(ctx, rdb, m.ID)
+	if err != nil || !fresh {
+		return err
+	}
+	return sms.Send(ctx, "+1", "hi")
+}
+
+// Idempotency-Key: from the message (fine), minted per attempt (not a key).
+func pushKeys(ctx context.Context, hc *http.Client, m redis.XMessage) error {
+	if err := Push(ctx, hc, "push:"+m.ID, "a"); err != nil {
+		return err
+	}
+	return Push(ctx, hc, strconv.FormatInt(time.Now().UnixNano(), 10), "b") // want `effect sqlcx.Push → http.Client.Do POST in handler pushKeys is not guarded by a dedup check \(IDEM001\)`
 }
