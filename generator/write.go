@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -19,13 +20,14 @@ import (
 const (
 	KindCreate = "create" // the file is missing
 	KindUpdate = "update" // the file exists with other content
+	KindDelete = "delete" // a generated file that no consumer of the spec produces any more
 )
 
-// Change is a file that Write would create or update.
+// Change is a file that Write would create, update or delete.
 type Change struct {
-	File File
+	File File   // for KindDelete, the orphan's path (Data is nil)
 	Old  []byte // the current content; nil when the file is missing
-	Kind string // KindCreate or KindUpdate
+	Kind string // KindCreate, KindUpdate or KindDelete
 }
 
 // Plan compares files (as Generate returns them) with the folder dir, which
@@ -35,8 +37,15 @@ type Change struct {
 // whatever it holds. An existing migration with other content is an error,
 // and so is a new migration whose version another .sql file in its folder
 // already has; all errors are reported at once, as one error wrapping each.
+//
+// owned names folders (slash-separated, relative to dir: the spec's output)
+// that hold this spec's generated Go alone. A generated handler there (a
+// *_idem.go file that starts with idemgen's header) that files does not
+// list belongs to a consumer removed from the spec: Plan returns it as a
+// KindDelete change. Its apply stub is the user's and stays; migrations are
+// never deleted. A folder two specs write into must not be named.
 // Plan only reads.
-func Plan(dir string, files []File) ([]Change, error) {
+func Plan(dir string, files []File, owned ...string) ([]Change, error) {
 	var changes []Change
 	var errs []error
 	seen := map[string]bool{}
@@ -64,11 +73,53 @@ func Plan(dir string, files []File) ([]Change, error) {
 		}
 	}
 	errs = append(errs, checkVersions(dir, changes)...)
+	orphans, err := orphans(dir, files, owned)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	changes = append(changes, orphans...)
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
 	slices.SortFunc(changes, func(a, b Change) int { return strings.Compare(a.File.Path, b.File.Path) })
 	return changes, nil
+}
+
+// orphans returns the generated handlers in the owned folders that files
+// does not list.
+func orphans(dir string, files []File, owned []string) ([]Change, error) {
+	listed := map[string]bool{}
+	folders := map[string]bool{}
+	for _, o := range owned {
+		folders[path.Clean(o)] = true
+	}
+	for _, f := range files {
+		listed[f.Path] = true
+	}
+	var out []Change
+	for _, folder := range slices.Sorted(maps.Keys(folders)) {
+		entries, err := os.ReadDir(filepath.Join(dir, filepath.FromSlash(folder)))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", folder, unwrapPathError(err))
+		}
+		for _, e := range entries {
+			p := path.Join(folder, e.Name())
+			if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), "_idem.go") || listed[p] {
+				continue
+			}
+			old, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(p)))
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", p, unwrapPathError(err))
+			}
+			if bytes.HasPrefix(old, []byte("// "+generatedHeader+"\n")) {
+				out = append(out, Change{File: File{Path: p, Mode: ModeGenerated}, Old: old, Kind: KindDelete})
+			}
+		}
+	}
+	return out, nil
 }
 
 // checkPath rejects a path that is not a clean, slash-separated relative
@@ -145,8 +196,8 @@ func checkVersions(dir string, changes []Change) []error {
 // temporary files are written, so an error while writing (a full disk)
 // leaves the tree as it was; a failing rename, after the first, leaves the
 // files renamed before it in place.
-func Write(dir string, files []File) ([]Change, error) {
-	changes, err := Plan(dir, files)
+func Write(dir string, files []File, owned ...string) ([]Change, error) {
+	changes, err := Plan(dir, files, owned...)
 	if err != nil {
 		return nil, err
 	}
@@ -162,6 +213,8 @@ func Write(dir string, files []File) ([]Change, error) {
 			os.Remove(d)
 		}
 	}
+	var deletes []Change
+	changes, deletes = splitDeletes(changes)
 	for _, c := range changes {
 		target := filepath.Join(dir, filepath.FromSlash(c.File.Path))
 		created, err := mkdirAll(filepath.Dir(target))
@@ -186,7 +239,26 @@ func Write(dir string, files []File) ([]Change, error) {
 			return nil, fmt.Errorf("%s: %w", c.File.Path, err)
 		}
 	}
-	return changes, nil
+	for _, c := range deletes {
+		if err := os.Remove(filepath.Join(dir, filepath.FromSlash(c.File.Path))); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%s: %w", c.File.Path, unwrapPathError(err))
+		}
+	}
+	all := append(changes, deletes...)
+	slices.SortFunc(all, func(a, b Change) int { return strings.Compare(a.File.Path, b.File.Path) })
+	return all, nil
+}
+
+// splitDeletes separates the KindDelete changes from the others.
+func splitDeletes(changes []Change) (writes, deletes []Change) {
+	for _, c := range changes {
+		if c.Kind == KindDelete {
+			deletes = append(deletes, c)
+		} else {
+			writes = append(writes, c)
+		}
+	}
+	return writes, deletes
 }
 
 // mkdirAll creates folder d and its missing parents, and returns those it
@@ -243,15 +315,19 @@ func writeTemp(target string, data []byte) (string, error) {
 
 // Diff returns the changes as a unified diff, as `idemgen check` prints it:
 // each file under its path relative to the folder, a created file against
-// /dev/null. It returns nil when there are no changes.
+// /dev/null, a deleted one (an orphan) as going to /dev/null. It returns nil
+// when there are no changes.
 func Diff(changes []Change) []byte {
 	var out []byte
 	for _, c := range changes {
-		oldName := c.File.Path
+		oldName, newName := c.File.Path, c.File.Path
 		if c.Old == nil {
 			oldName = "/dev/null"
 		}
-		d := diff.Diff(oldName, c.Old, c.File.Path, c.File.Data)
+		if c.Kind == KindDelete {
+			newName = "/dev/null"
+		}
+		d := diff.Diff(oldName, c.Old, newName, c.File.Data)
 		if d == nil && c.Old == nil {
 			// An empty file created: no lines differ, but it is a change.
 			d = fmt.Appendf(nil, "diff %s %s\n--- %s\n+++ %s\n", oldName, c.File.Path, oldName, c.File.Path)

@@ -351,6 +351,17 @@ type plan struct {
 	spec    *spec.Spec
 	files   []generator.File
 	changes []generator.Change
+	shared  bool // another spec of this run writes Go into the same folder
+}
+
+// owned returns the folders whose generated handlers belong to this spec
+// alone: its output folder, unless another spec of the run shares it (then
+// no handler there counts as an orphan).
+func (p *plan) owned() []string {
+	if p.shared {
+		return nil
+	}
+	return []string{p.spec.Output}
 }
 
 // load loads and generates t and compares it with the disk. Spec errors are
@@ -368,7 +379,7 @@ func load(t target, stderr io.Writer) (*plan, error) {
 	if err != nil {
 		return nil, specError(t.path, err, stderr)
 	}
-	changes, err := generator.Plan(s.Dir, files)
+	changes, err := generator.Plan(s.Dir, files, s.Output)
 	if err != nil {
 		return nil, planError(s, files, err, stderr)
 	}
@@ -442,6 +453,21 @@ func loadAll(targets []target, stderr io.Writer) ([]*plan, error) {
 	if failed {
 		return nil, errReported
 	}
+	// Specs of one run that write into one folder: neither owns it.
+	outputs := map[string][]*plan{}
+	for _, p := range plans {
+		out := filepath.Clean(filepath.Join(p.spec.Dir, filepath.FromSlash(p.spec.Output)))
+		outputs[out] = append(outputs[out], p)
+	}
+	for _, ps := range outputs {
+		if len(ps) < 2 {
+			continue
+		}
+		for _, p := range ps {
+			p.shared = true
+			p.changes = slices.DeleteFunc(p.changes, func(c generator.Change) bool { return c.Kind == generator.KindDelete })
+		}
+	}
 	return plans, nil
 }
 
@@ -465,13 +491,17 @@ func runGenerate(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	for _, p := range plans {
-		changes, err := generator.Write(p.spec.Dir, p.files)
+		changes, err := generator.Write(p.spec.Dir, p.files, p.owned()...)
 		if err != nil {
 			return planError(p.spec, p.files, err, stderr)
 		}
 		written := map[string]bool{}
 		for _, c := range changes {
 			written[c.File.Path] = true
+			if c.Kind == generator.KindDelete {
+				fmt.Fprintf(stdout, "removed %s (its consumer is no longer in the spec; its apply stub, if any, stays)\n", display(p.spec, c.File.Path))
+				continue
+			}
 			fmt.Fprintf(stdout, "wrote %s\n", display(p.spec, c.File.Path))
 		}
 		if *verbose {
@@ -511,10 +541,21 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 	}
 	var b bytes.Buffer
 	b.Write(generator.Diff(stale))
-	if n := len(stale); n == 1 {
+	orphans := 0
+	for _, c := range stale {
+		if c.Kind == generator.KindDelete {
+			orphans++
+		}
+	}
+	if n := len(stale) - orphans; n == 1 {
 		fmt.Fprintf(&b, "idemgen: 1 file is stale or missing; run idemgen generate\n")
-	} else {
+	} else if n > 1 {
 		fmt.Fprintf(&b, "idemgen: %d files are stale or missing; run idemgen generate\n", n)
+	}
+	if orphans == 1 {
+		fmt.Fprintf(&b, "idemgen: 1 generated file belongs to no consumer of its spec; run idemgen generate to remove it\n")
+	} else if orphans > 1 {
+		fmt.Fprintf(&b, "idemgen: %d generated files belong to no consumer of their spec; run idemgen generate to remove them\n", orphans)
 	}
 	stderr.Write(b.Bytes())
 	return errReported
