@@ -173,7 +173,8 @@ type summary struct {
 	unguarded []*occ
 	doTx      map[*ssa.Function]*check // closures passed to a guard Do: the check
 
-	failures   []*decision // error branches: fresh holds the failure side
+	failures   []*decision              // error branches: fresh holds the failure side
+	guardWork  map[ssa.Instruction]*occ // guard calls as work (workAt), built lazily
 	benign     []benignSide
 	sqlWrites  map[string]bool
 	redisMarks int
@@ -260,7 +261,8 @@ type decision struct {
 	succ  [2]impl // what the true and false successors imply
 	fresh *ssa.BasicBlock
 	other *ssa.BasicBlock
-	what  string // failures: the failing call
+	what  string    // failures: the failing call
+	err   ssa.Value // failures: the error tested
 }
 
 type autoAck struct {
@@ -383,7 +385,7 @@ func (a *pkgAnalysis) analyse(s *summary) {
 			s.decisions = append(s.decisions, d)
 		}
 		if fail := a.failureSide(s, in); fail >= 0 {
-			d := &decision{blk: b, fresh: b.Succs[fail], other: b.Succs[1-fail], what: errCallDesc(in.Cond)}
+			d := &decision{blk: b, fresh: b.Succs[fail], other: b.Succs[1-fail], what: errCallDesc(in.Cond), err: testedErr(in.Cond)}
 			s.failures = append(s.failures, d)
 		}
 	}
@@ -643,6 +645,18 @@ func errCallDesc(cond ssa.Value) string {
 
 var decodeName = []string{"Unmarshal", "Decode", "Parse", "Valid", "Bind", "Scan", "Atoi", "Convert"}
 
+// testedErr returns the error of an `err != nil` (or ==) test.
+func testedErr(cond ssa.Value) ssa.Value {
+	bin, ok := cond.(*ssa.BinOp)
+	if !ok {
+		return nil
+	}
+	if isNilConst(bin.X) {
+		return bin.Y
+	}
+	return bin.X
+}
+
 // failingCall reports whether the error v comes from a call whose failure
 // matters (an effect, a dedup check, processing), not from decoding.
 func (a *pkgAnalysis) failingCall(v ssa.Value, depth int) bool {
@@ -703,8 +717,18 @@ func (a *pkgAnalysis) failingCall(v ssa.Value, depth int) bool {
 			}
 		}
 		for _, n := range decodeName {
-			if strings.Contains(fn.Name(), n) {
+			if strings.Contains(fn.Name(), n) || strings.HasPrefix(fn.Name(), strings.ToLower(n)) {
 				return false
+			}
+		}
+		// A function of this package that performs no effect, checks no
+		// key and acks nothing decodes, validates or reads: its failure is
+		// a poison message, not a lost effect.
+		if f := callee(x.Common()); f != nil {
+			if sf := a.prog.FuncValue(f); sf != nil && sf.Pkg == a.pkg && sf.Blocks != nil {
+				if cs := a.summary(sf); len(cs.occs) == 0 && len(cs.checks) == 0 && len(cs.acks) == 0 {
+					return false
+				}
 			}
 		}
 		if a.cfg.acks[fn.FullName()] {

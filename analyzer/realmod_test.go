@@ -17,39 +17,47 @@ import (
 	"testing"
 )
 
-// Floors of the realistic-module score, per -iface policy, over the 67
-// labelled handlers of testdata/realmod (38 labelled bugs, 29 correct).
+// Floors of the realistic-module score, per -iface policy, over the 111
+// labelled handlers of testdata/realmod (64 labelled bugs, 47 correct).
 //
 //	policy     handler-level P / R   code-level P / R
-//	annotated  0.925 / 0.974         0.875 / 0.921   (2026-11-29, 67 handlers)
-//	verbs      0.905 / 1.000         0.857 / 0.947
+//	annotated  0.938 / 0.953         0.908 / 0.922   (2026-11-29, 111 handlers)
+//	verbs      0.925 / 0.969         0.896 / 0.938
 //
-// History, so that the figures can be read honestly. The first 41 handlers
-// (consumers/kafka, natsc, pgxc, rabbit, streams) scored 0.870 / 0.833
-// (annotated) when first measured; the analyzer then learnt rows-affected
-// dedup methods (sqlc's :execrows), an Idempotency-Key sent only when a key
-// parameter is not empty, guarded goroutines not waited for before the ack,
-// and IDEM006 across repository methods, reaching 0.920 / 0.958. Then 26
-// handlers (consumers/heldout) were written by someone who had not read the
-// analyzer, labelled and committed before it was run over them: on those 26
-// alone idemlint first scored 0.85 / 0.79 (handler level), failing the bar.
-// The fixes that followed are general (each has analysistest cases in
-// testdata/src/sqlcx): a worker pool fed over a channel before the ack, an
-// ack before guard's Do/Run, a key minted per attempt (rand.Read, through a
-// helper: freshFact) for SET NX and for Idempotency-Key, the error of a
-// go-redis command, SET NX's answer returned by a helper, and the variadic
-// array of CommitMessages(ctx, m) mistaken for a batch. So neither set is
-// held out any more; a new held-out set is the honest next measurement.
+// History, so that the figures can be read honestly; held-out sets were
+// written by someone who had not read the analyzer, labelled and committed
+// before idemlint was first run over them, and labels were never changed
+// after a run:
 //
-// Labels were never changed after a run. The remaining disagreements: three
-// Redis handlers labelled ok (RedisStats, UpdateStatsDedup,
-// RedisNXHandler) that idemlint reports as IDEM006, because SET NX and
-// INCRBY are two commands and a crash between them loses the count (the
-// analysistest redisx.setNXThenIncr takes the same view; DESIGN.md lists
-// SET NX as a dedup check and does not settle this); two check-then-act
-// handlers labelled IDEM005, which needs -strict (reported as IDEM006 or
-// IDEM001 without it); ConsumeWelcome (an unannotated interface with no
-// implementation in the module: found only with -iface=verbs) and
+//   - consumers/kafka, natsc, pgxc, rabbit, streams (41 handlers, written
+//     with the analyzer): 0.870 / 0.833 when first measured.
+//   - consumers/heldout (26, held out): 0.85 / 0.79 on first run.
+//   - consumers/heldout2 (44, held out, written after the fixes the first
+//     held-out set led to): 0.778 / 0.808 on first run — the most honest
+//     figure of how idemlint does on code it has not seen.
+//
+// After each held-out run the analyzer was fixed in general ways, each with
+// analysistest cases (testdata/src/sqlcx): rows-affected dedup methods,
+// Idempotency-Key decided by the caller, guarded goroutines and worker
+// pools not waited for before the ack, acks before guard's Do/Run, IDEM006
+// across repository methods and for check-then-act, keys new on every
+// delivery (rand, the clock to the second, a JetStream consumer sequence,
+// through helpers: freshFact), go-redis command errors, poison messages
+// parsed by local helpers, a retry loop that tests its error again, an
+// outbox INSERT … DO NOTHING that guards nothing, auto-ack consumers with
+// guarded effects. So no set is held out any more: a new one is the next
+// honest measurement.
+//
+// The remaining disagreements: three Redis handlers labelled ok
+// (RedisStats, UpdateStatsDedup, RedisNXHandler) that idemlint reports as
+// IDEM006, because SET NX and INCRBY are two commands and a crash between
+// them loses the count (analysistest redisx.setNXThenIncr takes the same
+// view; DESIGN.md lists SET NX as a dedup check without settling this);
+// check-then-act labelled IDEM005, which needs -strict; a batch XAck before
+// the batch's guarded effects (paths end at the batch's next element);
+// WATCH + EXISTS + TxPipelined (Redis optimistic transactions are not a
+// dedup check idemlint knows); ConsumeWelcome (an unannotated interface
+// with no implementation in the module: found only with -iface=verbs) and
 // ConsumeIndex (an overwrite-by-id AddDocument, a false alarm of verbs).
 //
 // Handler level: a handler is flagged when any finding falls inside it; a
@@ -58,11 +66,12 @@ import (
 // code its label names; a flagged correct handler, or a bug flagged with
 // other codes only, is a false positive. For the default policy the
 // handler-level floors are the bar, precision 0.9 and recall 0.85;
-// the other floors are the measured values minus 0.05, so that one more
-// miss or false alarm among ~70 handlers passes and a regression does not.
+// the other floors are the measured values minus about 0.05, so that a few
+// more misses or false alarms among ~110 handlers pass and a regression
+// does not.
 var realmodFloors = map[string]struct{ handlerP, handlerR, codeP, codeR float64 }{
-	"annotated": {0.90, 0.85, 0.82, 0.87},
-	"verbs":     {0.85, 0.95, 0.80, 0.89},
+	"annotated": {0.90, 0.85, 0.86, 0.87},
+	"verbs":     {0.87, 0.92, 0.84, 0.88},
 }
 
 // TestRealmod scores idemlint against the truth labels of the handlers in

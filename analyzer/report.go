@@ -132,6 +132,12 @@ func (a *pkgAnalysis) check(fn *ssa.Function) {
 						break
 					}
 				}
+				// An INSERT … ON CONFLICT DO NOTHING (or a SET NX) with
+				// nothing after it to guard is an idempotent write, not a
+				// check: only a claim must always be decided.
+				if eff == "" && c.kind != ckClaim {
+					continue
+				}
 				a.report(c.pos, "IDEM004", token.NoPos, "", "result of dedup check %s in handler %s never decides a branch%s", c.desc, name, eff)
 			}
 		}
@@ -412,33 +418,19 @@ func poolType(t types.Type) bool {
 // checkAckOrder reports acks that can run before an effect (IDEM002), and
 // goroutines with effects not waited for before an ack.
 func (a *pkgAnalysis) checkAckOrder(s *summary, name string) {
-	guards := map[ssa.Instruction]*check{}
-	for _, c := range s.checks {
-		if c.kind == ckGuardDo && c.valid() {
-			guards[c.call] = c
-		}
-	}
 	for _, ack := range s.acks {
 		if _, ok := ack.(*ssa.Defer); ok {
 			continue
 		}
-		var eff string
-		var effPos token.Pos
+		var eff *occ
 		s.forward(ack, func(in ssa.Instruction) int {
-			if os := s.byInstr[in]; len(os) > 0 {
-				eff, effPos = os[0].desc, os[0].pos
-				return 2
-			}
-			if c := guards[in]; c != nil {
-				// guard's Do or Run, a generated Handle, an adapter: the
-				// guarded effect runs inside.
-				eff, effPos = c.desc+" (guarded)", c.pos
+			if eff = s.workAt(in); eff != nil {
 				return 2
 			}
 			return 0
 		})
-		if eff != "" {
-			a.report(ack.Pos(), "IDEM002", effPos, "the effect", "ack %s in handler %s comes before effect %s: a crash in between loses the message", describeCall(ack.Common()), name, eff)
+		if eff != nil {
+			a.report(ack.Pos(), "IDEM002", eff.pos, "the effect", "ack %s in handler %s comes before effect %s: a crash in between loses the message", describeCall(ack.Common()), name, eff.desc)
 		}
 	}
 	for _, b := range s.fn.Blocks {
@@ -504,6 +496,37 @@ func (a *pkgAnalysis) handoffWork(s *summary, send *ssa.Send) string {
 	return ""
 }
 
+// workAt returns the effect at instruction in: an occurrence, or a guard
+// call (guard's Do or Run, a generated Handle, an adapter) whose guarded
+// effect runs inside; nil when in does no work.
+func (s *summary) workAt(in ssa.Instruction) *occ {
+	if os := s.byInstr[in]; len(os) > 0 {
+		return os[0]
+	}
+	if s.guardWork == nil {
+		s.guardWork = map[ssa.Instruction]*occ{}
+		for _, c := range s.checks {
+			if c.kind == ckGuardDo && c.valid() {
+				s.guardWork[c.call] = &occ{instr: c.call, pos: c.pos, desc: c.desc + " (guarded)", param: -1}
+			}
+		}
+	}
+	return s.guardWork[in]
+}
+
+// firstWork returns the first occurrence or guard call of s, nil if none.
+func (s *summary) firstWork() *occ {
+	if len(s.occs) > 0 {
+		return s.occs[0]
+	}
+	for _, c := range s.checks {
+		if c.kind == ckGuardDo && c.valid() {
+			return s.workAt(c.call)
+		}
+	}
+	return nil
+}
+
 // goWork describes the effect a go statement starts: an unguarded one, or
 // one a dedup check guards inside the goroutine (guard's Do, a generated
 // Handle) — guarded or not, it is lost if the process dies after the ack.
@@ -536,7 +559,7 @@ func (a *pkgAnalysis) goWork(s *summary, g *ssa.Go) string {
 // handler acked by its return that returns success after a failure.
 func (a *pkgAnalysis) checkFailureAcks(s *summary, name string) {
 	a.collectBenign(s)
-	hasFailure := len(s.failures) > 0 || len(s.occs) > 0
+	hasFailure := len(s.failures) > 0 || len(s.occs) > 0 || len(s.checks) > 0 // a guard's Do can fail too
 	for _, ack := range s.acks {
 		if d, ok := ack.(*ssa.Defer); ok {
 			if hasFailure {
@@ -625,11 +648,78 @@ func (s *summary) failureBefore(b *ssa.BasicBlock) *decision {
 	for _, f := range s.failures {
 		// A failure side that is a join (a loop header reached by continue)
 		// dominates nothing in particular: only paths count.
-		if f.fresh == b && len(b.Preds) == 1 || len(f.fresh.Preds) == 1 && f.fresh.Dominates(b) || s.reaches(f.fresh, b, f.blk) {
+		if f.fresh == b && len(b.Preds) == 1 || len(f.fresh.Preds) == 1 && f.fresh.Dominates(b) && !s.retested(f, b) || s.failureReaches(f, b) {
 			return f
 		}
 	}
 	return nil
+}
+
+// failureReaches reports whether b can be reached from f's failure side
+// without passing f's test again, nor the success side of a later test of
+// the same error (a retry loop that breaks on success and tests the error
+// once more after the loop).
+func (s *summary) failureReaches(f *decision, b *ssa.BasicBlock) bool {
+	cut := s.retests(f)
+	seen := map[*ssa.BasicBlock]bool{f.blk: true}
+	stack := []*ssa.BasicBlock{f.fresh}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if x == b {
+			return true
+		}
+		if seen[x] {
+			continue
+		}
+		seen[x] = true
+		if s.hasSource(x) {
+			continue
+		}
+		for _, succ := range x.Succs {
+			if cut[x] != succ {
+				stack = append(stack, succ)
+			}
+		}
+	}
+	return false
+}
+
+// retested reports whether a later test of f's error stands between f's
+// failure side and b, its success side leading to b.
+func (s *summary) retested(f *decision, b *ssa.BasicBlock) bool {
+	for blk, succ := range s.retests(f) {
+		if succ.Dominates(b) && f.fresh.Dominates(blk) {
+			return true
+		}
+	}
+	return false
+}
+
+// retests maps the blocks of the other failure tests of f's error (the same
+// value, or a phi merging it) to their success successor.
+func (s *summary) retests(f *decision) map[*ssa.BasicBlock]*ssa.BasicBlock {
+	cut := map[*ssa.BasicBlock]*ssa.BasicBlock{}
+	if f.err == nil {
+		return cut
+	}
+	for _, g := range s.failures {
+		if g == f || g.err == nil {
+			continue
+		}
+		same := g.err == f.err
+		if phi, ok := g.err.(*ssa.Phi); ok {
+			for _, e := range phi.Edges {
+				if e == f.err {
+					same = true
+				}
+			}
+		}
+		if same {
+			cut[g.blk] = g.other
+		}
+	}
+	return cut
 }
 
 // collectBenign finds the sides of branches that classify an error on
@@ -702,8 +792,7 @@ func (a *pkgAnalysis) checkAutoAcks(s *summary) {
 				}
 			}
 			s.forwardUntil(aa.call, stop, func(in ssa.Instruction) int {
-				if os := s.byInstr[in]; len(os) > 0 {
-					eff = os[0]
+				if eff = s.workAt(in); eff != nil {
 					return 2
 				}
 				return 0
@@ -711,8 +800,8 @@ func (a *pkgAnalysis) checkAutoAcks(s *summary) {
 			where = s.fn
 		case roleSubscribe:
 			if f := funcValue(aa.cb); f != nil && f.Blocks != nil {
-				if cs := a.summary(f); len(cs.occs) > 0 {
-					eff, where = cs.occs[0], f
+				if w := a.summary(f).firstWork(); w != nil {
+					eff, where = w, f
 				}
 			}
 		}
@@ -750,8 +839,7 @@ func (a *pkgAnalysis) effectAfterReceive(s *summary, ch ssa.Value, depth int) (*
 			}
 			var eff *occ
 			s.forward(r, func(in ssa.Instruction) int {
-				if os := s.byInstr[in]; len(os) > 0 {
-					eff = os[0]
+				if eff = s.workAt(in); eff != nil {
 					return 2
 				}
 				return 0

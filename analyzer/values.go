@@ -520,6 +520,11 @@ func (a *pkgAnalysis) keyIndependent(v ssa.Value) (bool, string) {
 	if v == nil {
 		return false, ""
 	}
+	// A part new on every delivery makes the whole key new, whatever else
+	// it holds (the worker's name, the message's id).
+	if g := a.perDelivery(v); g != "" {
+		return true, g
+	}
 	independent, fresh := true, ""
 	walk(v, 10, func(x ssa.Value) bool {
 		if !independent {
@@ -558,6 +563,105 @@ func (a *pkgAnalysis) keyIndependent(v ssa.Value) (bool, string) {
 		return true
 	})
 	return independent && fresh != "", fresh
+}
+
+// perDeliveryFields are fields of a delivery that change on every
+// redelivery of one message: a JetStream consumer sequence, a delivery
+// count, an AMQP delivery tag.
+var perDeliveryFields = map[string]bool{
+	pJetStream + ".SequencePair.Consumer": true, pNATS + ".SequencePair.Consumer": true,
+	pJetStream + ".MsgMetadata.NumDelivered": true, pNATS + ".MsgMetadata.NumDelivered": true,
+	pAMQP + ".Delivery.DeliveryTag": true, pStreadway + ".Delivery.DeliveryTag": true,
+}
+
+// perDelivery returns what makes a key value new on every delivery — a
+// random or unique id (uuid.New, rand, a helper with a freshFact), the
+// clock to the second or finer (time.Now().UnixNano()), a per-delivery
+// field — or "" when no part of it is. A date (time.Now().Format(…)) is
+// not: it is stable across a quick redelivery.
+func (a *pkgAnalysis) perDelivery(v ssa.Value) string {
+	gen := ""
+	walk(v, 10, func(x ssa.Value) bool {
+		if gen != "" {
+			return false
+		}
+		switch x := x.(type) {
+		case *ssa.Call:
+			fn := callee(x.Common())
+			if fn == nil {
+				return true
+			}
+			switch fn.Origin().FullName() {
+			case "(time.Time).UnixNano", "(time.Time).UnixMicro", "(time.Time).UnixMilli", "(time.Time).Unix", "(time.Time).String":
+				if recv, _ := splitArgs(x.Common()); recv != nil && clockNow(recv) {
+					gen = "time.Now()." + fn.Name()
+				}
+				return false
+			case "time.Now":
+				return false // alone: see keyIndependent
+			}
+			if g := a.freshFunc(fn); g != "" && g != "time.Now" {
+				gen = g
+				return false
+			}
+		case *ssa.Alloc:
+			if filledByRand(x) {
+				gen = "rand.Read"
+				return false
+			}
+		case *ssa.Extract:
+			if c, ok := x.Tuple.(*ssa.Call); ok {
+				if fn := callee(c.Common()); fn != nil && freshGenerators[fn.Origin().FullName()] && fn.Origin().FullName() != "time.Now" {
+					gen = fn.Pkg().Name() + "." + fn.Name()
+					return false
+				}
+			}
+		case *ssa.FieldAddr, *ssa.Field:
+			if name := qualifiedField(x); perDeliveryFields[name] {
+				gen = name[strings.LastIndex(name, "/")+1:]
+				return false
+			}
+		}
+		return true
+	})
+	return gen
+}
+
+// clockNow reports whether v is time.Now(), possibly through a variable.
+func clockNow(v ssa.Value) bool {
+	found := false
+	walk(v, 3, func(x ssa.Value) bool {
+		if c, ok := x.(*ssa.Call); ok {
+			if fn := callee(c.Common()); fn != nil && fn.FullName() == "time.Now" {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// qualifiedField returns "pkgpath.Struct.Field" for a field selection.
+func qualifiedField(v ssa.Value) string {
+	var st types.Type
+	var idx int
+	switch x := v.(type) {
+	case *ssa.FieldAddr:
+		st, idx = derefType(x.X.Type()), x.Field
+	case *ssa.Field:
+		st, idx = x.X.Type(), x.Field
+	default:
+		return ""
+	}
+	n, ok := types.Unalias(st).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return ""
+	}
+	s, ok := n.Underlying().(*types.Struct)
+	if !ok || idx >= s.NumFields() {
+		return ""
+	}
+	return normPath(n.Obj().Pkg().Path()) + "." + n.Obj().Name() + "." + s.Field(idx).Name()
 }
 
 // filledByRand reports whether a local array is filled with random bytes
