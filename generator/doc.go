@@ -42,7 +42,8 @@
 // in their canonical, lowercase form, which a uuid hash_tag also has. The hash
 // tag of a redis effect is the hash_tag field's value as a string
 // (redisguard.HashTag), so that the record shares the Redis Cluster slot of
-// the effect's keys tagged with it.
+// the effect's keys tagged with it; when the hash_tag field is not a key
+// field, redisguard.PinHashTag binds each key to its first tag.
 //
 // The spec's settings become options that the constructor layers under the
 // caller's, so the caller's options win: always the table and the effective

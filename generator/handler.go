@@ -567,7 +567,8 @@ func (g *consumerGen) handleMessage(f *jen.File) {
 			tagDoc = fmt.Sprintf(" The dedup record is written under the hash tag of m's %s field.", g.c.HashTag)
 		}
 		if !slices.Contains(g.c.Key, g.c.HashTag) {
-			tagDoc += fmt.Sprintf(" The field is not part of the key: two messages with one key but different %s values are two records, so their conflict goes undetected (the other stores answer guard.ErrKeyConflict).", g.c.HashTag)
+			args = append(args, jen.Qual(redisguardPkg, "PinHashTag").Call())
+			tagDoc += fmt.Sprintf(" The field is not part of the key, so the key is pinned to the first %s it came with (redisguard.PinHashTag, one more round trip): another value is guard.ErrKeyConflict, as on the other stores.", g.c.HashTag)
 		}
 	}
 	body = append(body, jen.Return(jen.Id("h").Dot("store").Dot(method).Call(args...)))

@@ -103,7 +103,9 @@
 //     with guard.NotPerformed.
 //   - hash_tag: for effect redis only: a message field (of a key type) whose
 //     value becomes the Redis Cluster hash tag, so the dedup key and the
-//     effect's keys share a slot.
+//     effect's keys share a slot. A field outside key costs one more round
+//     trip: each key is pinned to its first tag (redisguard.PinHashTag), so
+//     that another tag is guard.ErrKeyConflict.
 //
 // # Messages
 //

@@ -19,6 +19,7 @@ type DoOption func(*doOptions)
 type doOptions struct {
 	tag    string
 	tagSet bool
+	pin    bool
 }
 
 // HashTag makes Do write the dedup record at "{value}<prefix>:<consumer>:<hex>"
@@ -31,6 +32,18 @@ type doOptions struct {
 func HashTag(value string) DoOption {
 	return func(o *doOptions) { o.tag, o.tagSet = value, true }
 }
+
+// PinHashTag is for a hash tag that is not part of the business key (the
+// tag is the message's user, the key its order): the record lives in the
+// tag's slot, so the same key sent with another tag would find no record
+// there and apply again. With PinHashTag, Do first records which tag the key
+// came with (SET NX, with the retention as its TTL, at an untagged key of
+// its own: one more round trip, outside the transaction) and refuses a
+// later delivery of the key with another tag with guard.ErrKeyConflict, as
+// the other stores refuse a key seen with another fingerprint. idemgen
+// adds it when hash_tag is not a key field. Forget leaves the pin: the key
+// stays bound to its first tag for the retention.
+func PinHashTag() DoOption { return func(o *doOptions) { o.pin = true } }
 
 // Tagged returns key prefixed with the hash tag "{tag}": the way to name the
 // keys of an effect run with HashTag(tag), so they share its slot.
@@ -84,6 +97,11 @@ func (s *Store) Do(ctx context.Context, consumer, key string, fp []byte, apply f
 	if err != nil {
 		return 0, err
 	}
+	if o.pin && tag != "" {
+		if err := s.pinTag(ctx, consumer, key, tag); err != nil {
+			return 0, err
+		}
+	}
 	t := &doTx{s: s, consumer: consumer, key: key, rkey: rkey, fp: fp, apply: apply,
 		check: newKeyCheck(s.place, tag, rkey), start: time.Now()}
 	for attempt := 1; ; attempt++ {
@@ -99,6 +117,31 @@ func (s *Store) Do(ctx context.Context, consumer, key string, fp []byte, apply f
 			return 0, err
 		}
 	}
+}
+
+// pinTag binds key to the first hash tag it is seen with (PinHashTag).
+func (s *Store) pinTag(ctx context.Context, consumer, key, tag string) error {
+	pin := s.RecordKey(consumer, key, "") + ":tag"
+	set, err := s.client.SetNX(ctx, pin, tag, s.cfg.Retention).Result()
+	if err != nil {
+		return fmt.Errorf("redisguard: pin the hash tag of %s key: %w", consumer, err)
+	}
+	if set {
+		return nil // first seen: pinned to tag
+	}
+	// A repeat (SET … NX GET would save this round trip, but needs Redis 7).
+	old, err := s.client.Get(ctx, pin).Result()
+	switch {
+	case errors.Is(err, redis.Nil):
+		return s.pinTag(ctx, consumer, key, tag) // expired in between: pin again
+	case err != nil:
+		return fmt.Errorf("redisguard: read the hash tag pin of %s key: %w", consumer, err)
+	case old == tag:
+		return nil
+	}
+	err = fmt.Errorf("%w: %s key %q came with hash tag %q before, now %q", guard.ErrKeyConflict, consumer, key, old, tag)
+	s.cfg.Observer.Observe(ctx, guard.Event{Decision: guard.DecisionConflict, Consumer: consumer, Key: key, Err: err})
+	return err
 }
 
 // errRetry: the watched record changed; Do starts over.

@@ -564,6 +564,60 @@ func TestHashTagSlots(t *testing.T) {
 	})
 }
 
+// TestPinHashTag: a hash tag that is not part of the key (the user of an
+// order) puts the record in the tag's slot; without PinHashTag the same key
+// sent with another tag finds no record there and applies again, with it
+// the second tag is guard.ErrKeyConflict.
+func TestPinHashTag(t *testing.T) {
+	forKinds(t, func(t *testing.T, k kind) {
+		if !k.tagged {
+			t.Skip("hash tags")
+		}
+		f, rec, ctx := setup(t, k)
+		tagA, tagB := f.prefix+"a", f.prefix+"b"
+		count := func(tag string) int64 {
+			n, err := f.client.Get(ctx, redisguard.Tagged(tag, "points")).Int64()
+			if err != nil && !errors.Is(err, redis.Nil) {
+				t.Fatal(err)
+			}
+			return n
+		}
+		do := func(key, tag string, opts ...redisguard.DoOption) (guard.Outcome, error) {
+			t.Cleanup(func() { f.client.Del(context.Background(), redisguard.Tagged(tag, "points")) })
+			return f.store.Do(ctx, "points", key, []byte("fp"), func(ctx context.Context, pipe redis.Pipeliner) error {
+				pipe.IncrBy(ctx, redisguard.Tagged(tag, "points"), 10)
+				return nil
+			}, append([]redisguard.DoOption{redisguard.HashTag(tag)}, opts...)...)
+		}
+		pin := redisguard.PinHashTag()
+		steps := []struct {
+			key, tag string
+			opts     []redisguard.DoOption
+			want     guard.Outcome
+			wantErr  error
+		}{
+			{"o1", tagA, []redisguard.DoOption{pin}, guard.Applied, nil},
+			{"o1", tagA, []redisguard.DoOption{pin}, guard.Duplicate, nil},
+			{"o1", tagB, []redisguard.DoOption{pin}, 0, guard.ErrKeyConflict},
+			// Without the pin, the second tag is a second record: the hazard.
+			{"o2", tagA, nil, guard.Applied, nil},
+			{"o2", tagB, nil, guard.Applied, nil},
+		}
+		for i, st := range steps {
+			out, err := do(st.key, st.tag, st.opts...)
+			if !errors.Is(err, st.wantErr) || (st.wantErr == nil && err != nil) || (err == nil && out != st.want) {
+				t.Fatalf("step %d (%s, %s): %v, %v; want %v, %v", i, st.key, st.tag, out, err, st.want, st.wantErr)
+			}
+		}
+		if a, b := count(tagA), count(tagB); a != 20 || b != 10 {
+			t.Errorf("points: tag a %d, tag b %d; want 20 (o1, o2) and 10 (o2 only)", a, b)
+		}
+		if rec.Count(guard.DecisionConflict) != 1 {
+			t.Errorf("conflict decisions: %d, want 1", rec.Count(guard.DecisionConflict))
+		}
+	})
+}
+
 // TestClusterWithoutHashTag: on a cluster, a Do without a hash tag can only
 // queue keys of the record's own (arbitrary) slot, and says to use HashTag.
 func TestClusterWithoutHashTag(t *testing.T) {

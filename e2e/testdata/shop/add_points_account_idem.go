@@ -141,9 +141,9 @@ func (h *AddPointsAccountHandler) Handle(ctx context.Context, body []byte) (guar
 // value, is guard.ErrInvalidMessage. The dedup record is written under the hash
 // tag of m's account_id field, in canonical (lowercase) form, which apply's
 // keys must carry too; a value that is not a UUID is guard.ErrInvalidMessage.
-// The field is not part of the key: two messages with one key but different
-// account_id values are two records, so their conflict goes undetected (the
-// other stores answer guard.ErrKeyConflict).
+// The field is not part of the key, so the key is pinned to the first
+// account_id it came with (redisguard.PinHashTag, one more round trip): another
+// value is guard.ErrKeyConflict, as on the other stores.
 func (h *AddPointsAccountHandler) HandleMessage(ctx context.Context, m *AddPointsAccount) (guard.Outcome, error) {
 	if h.err != nil {
 		return 0, h.err
@@ -161,5 +161,5 @@ func (h *AddPointsAccountHandler) HandleMessage(ctx context.Context, m *AddPoint
 	}
 	return h.store.Do(ctx, AddPointsAccountConsumer, key, m.Fingerprint(), func(ctx context.Context, pipe redis.Pipeliner) error {
 		return h.apply(ctx, pipe, m)
-	}, redisguard.HashTag(tag))
+	}, redisguard.HashTag(tag), redisguard.PinHashTag())
 }

@@ -141,9 +141,9 @@ func (h *AddPointsRedisHandler) Handle(ctx context.Context, body []byte) (guard.
 // tells which must not be retried). A nil m, or a key field without a valid
 // value, is guard.ErrInvalidMessage. The dedup record is written under the hash
 // tag of m's user_id field; an empty one, or one with a brace, is
-// guard.ErrInvalidMessage. The field is not part of the key: two messages with
-// one key but different user_id values are two records, so their conflict goes
-// undetected (the other stores answer guard.ErrKeyConflict).
+// guard.ErrInvalidMessage. The field is not part of the key, so the key is
+// pinned to the first user_id it came with (redisguard.PinHashTag, one more
+// round trip): another value is guard.ErrKeyConflict, as on the other stores.
 func (h *AddPointsRedisHandler) HandleMessage(ctx context.Context, m *AddPointsRedis) (guard.Outcome, error) {
 	if h.err != nil {
 		return 0, h.err
@@ -164,5 +164,5 @@ func (h *AddPointsRedisHandler) HandleMessage(ctx context.Context, m *AddPointsR
 	}
 	return h.store.Do(ctx, AddPointsRedisConsumer, key, m.Fingerprint(), func(ctx context.Context, pipe redis.Pipeliner) error {
 		return h.apply(ctx, pipe, m)
-	}, redisguard.HashTag(tag))
+	}, redisguard.HashTag(tag), redisguard.PinHashTag())
 }

@@ -135,9 +135,9 @@ func (h *AddPointsHandler) Handle(ctx context.Context, body []byte) (guard.Outco
 // the message); otherwise an error of the guard error table (guard.Permanent
 // tells which must not be retried). A nil m, or a key field without a valid
 // value, is guard.ErrInvalidMessage. The dedup record is written under the hash
-// tag of m's user_id field. The field is not part of the key: two messages with
-// one key but different user_id values are two records, so their conflict goes
-// undetected (the other stores answer guard.ErrKeyConflict).
+// tag of m's user_id field. The field is not part of the key, so the key is
+// pinned to the first user_id it came with (redisguard.PinHashTag, one more
+// round trip): another value is guard.ErrKeyConflict, as on the other stores.
 func (h *AddPointsHandler) HandleMessage(ctx context.Context, m *AddPoints) (guard.Outcome, error) {
 	if h.err != nil {
 		return 0, h.err
@@ -151,5 +151,5 @@ func (h *AddPointsHandler) HandleMessage(ctx context.Context, m *AddPoints) (gua
 	}
 	return h.store.Do(ctx, AddPointsConsumer, key, m.Fingerprint(), func(ctx context.Context, pipe redis.Pipeliner) error {
 		return h.apply(ctx, pipe, m)
-	}, redisguard.HashTag(strconv.FormatUint(m.UserID, 10)))
+	}, redisguard.HashTag(strconv.FormatUint(m.UserID, 10)), redisguard.PinHashTag())
 }

@@ -136,9 +136,9 @@ func (h *ToggleFlagHandler) Handle(ctx context.Context, body []byte) (guard.Outc
 // the message); otherwise an error of the guard error table (guard.Permanent
 // tells which must not be retried). A nil m, or a key field without a valid
 // value, is guard.ErrInvalidMessage. The dedup record is written under the hash
-// tag of m's on field. The field is not part of the key: two messages with one
-// key but different on values are two records, so their conflict goes
-// undetected (the other stores answer guard.ErrKeyConflict).
+// tag of m's on field. The field is not part of the key, so the key is pinned
+// to the first on it came with (redisguard.PinHashTag, one more round trip):
+// another value is guard.ErrKeyConflict, as on the other stores.
 func (h *ToggleFlagHandler) HandleMessage(ctx context.Context, m *ToggleFlag) (guard.Outcome, error) {
 	if h.err != nil {
 		return 0, h.err
@@ -152,5 +152,5 @@ func (h *ToggleFlagHandler) HandleMessage(ctx context.Context, m *ToggleFlag) (g
 	}
 	return h.store.Do(ctx, ToggleFlagConsumer, key, m.Fingerprint(), func(ctx context.Context, pipe redis.Pipeliner) error {
 		return h.apply(ctx, pipe, m)
-	}, redisguard.HashTag(strconv.FormatBool(m.On)))
+	}, redisguard.HashTag(strconv.FormatBool(m.On)), redisguard.PinHashTag())
 }
