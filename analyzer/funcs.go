@@ -189,6 +189,22 @@ func (s *summary) marks(c *check) bool {
 	return c.table != "" && s.sqlWrites[c.table]
 }
 
+// nestedMarks reports whether a closure created in s records a Redis key
+// after a Redis lookup: the SET queued in a TxPipelined callback of a WATCH
+// transaction (WATCH key; EXISTS key; MULTI SET key … EXEC), which makes the
+// lookup and the record atomic.
+func (a *pkgAnalysis) nestedMarks(s *summary, c *check) bool {
+	if c.store != kindRedis {
+		return false
+	}
+	for _, f := range s.fn.AnonFuncs {
+		if a.summary(f).redisMarks > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 func hasKind(os []*occ, k effectKind) bool {
 	for _, o := range os {
 		if o.kind == k && o.direct {
@@ -409,7 +425,7 @@ func (a *pkgAnalysis) analyse(s *summary) {
 		if c.kind == ckSetNX && a.isLock(s, c) {
 			c.invalid = "it is a lock: its key is deleted on the success path"
 		}
-		if c.kind == ckLookup && !s.marks(c) {
+		if c.kind == ckLookup && !s.marks(c) && !a.nestedMarks(s, c) {
 			c.invalid = "nothing records the key after the lookup"
 		}
 		if ind, gen := a.keyIndependent(c.key); ind {

@@ -423,7 +423,7 @@ func (a *pkgAnalysis) checkAckOrder(s *summary, name string) {
 			continue
 		}
 		var eff *occ
-		s.forward(ack, func(in ssa.Instruction) int {
+		s.forwardUntil(ack, s.ackStops(ack), func(in ssa.Instruction) int {
 			if eff = s.workAt(in); eff != nil {
 				return 2
 			}
@@ -494,6 +494,28 @@ func (a *pkgAnalysis) handoffWork(s *summary, send *ssa.Send) string {
 		}
 	}
 	return ""
+}
+
+// ackStops returns where the paths after an ack end: at the next message,
+// except that an ack outside the loop over a fetched batch (XAck of every
+// id of the batch, before handling them) acks the whole batch, so the
+// batch's elements do not end its paths.
+func (s *summary) ackStops(ack ssa.Instruction) map[ssa.Instruction]bool {
+	for in := range s.elems {
+		if in.Block().Dominates(ack.Block()) {
+			return s.srcSet // an ack of one element
+		}
+	}
+	if len(s.elems) == 0 {
+		return s.srcSet
+	}
+	stop := map[ssa.Instruction]bool{}
+	for in := range s.srcSet {
+		if !s.elems[in] {
+			stop[in] = true
+		}
+	}
+	return stop
 }
 
 // workAt returns the effect at instruction in: an occurrence, or a guard

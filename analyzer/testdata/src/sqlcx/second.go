@@ -151,3 +151,97 @@ func (w *Worker) streamSeqKey(ctx context.Context, rdb *redis.Client, msg jetstr
 }
 
 var _ = guard.Applied
+
+func flatten(res []redis.XStream) []redis.XMessage {
+	var out []redis.XMessage
+	for _, s := range res {
+		out = append(out, s.Messages...)
+	}
+	return out
+}
+
+// The whole batch acked before it is handled.
+func (w *Worker) batchAckFirst(ctx context.Context, rdb *redis.Client) error {
+	for {
+		res, err := rdb.XReadGroup(ctx, &redis.XReadGroupArgs{Group: "g", Consumer: "c", Streams: []string{"s", ">"}, Count: 10}).Result()
+		if err != nil {
+			return err
+		}
+		msgs := flatten(res)
+		ids := make([]string, 0, len(msgs))
+		for _, m := range msgs {
+			ids = append(ids, m.ID)
+		}
+		if err := rdb.XAck(ctx, "s", "g", ids...).Err(); err != nil { // want `ack redis.Client.XAck in handler Worker.batchAckFirst comes before effect guard.SQLStore.Do \(guarded\): a crash in between loses the message \(IDEM002\)`
+			return err
+		}
+		for _, m := range msgs {
+			if _, err := w.Store.Do(ctx, "points", m.ID, nil, w.apply(Event{})); err != nil {
+				log.Print(err)
+			}
+		}
+	}
+}
+
+// The whole batch acked after it is handled: fine.
+func (w *Worker) batchAckLast(ctx context.Context, rdb *redis.Client) error {
+	for {
+		res, err := rdb.XReadGroup(ctx, &redis.XReadGroupArgs{Group: "g", Consumer: "c", Streams: []string{"s", ">"}, Count: 10}).Result()
+		if err != nil {
+			return err
+		}
+		msgs := flatten(res)
+		ids := make([]string, 0, len(msgs))
+		for _, m := range msgs {
+			if _, err := w.Store.Do(ctx, "points", m.ID, nil, w.apply(Event{})); err != nil {
+				return err
+			}
+			ids = append(ids, m.ID)
+		}
+		if err := rdb.XAck(ctx, "s", "g", ids...).Err(); err != nil {
+			return err
+		}
+	}
+}
+
+// WATCH the marker, EXISTS it, and queue the marker with the effect in one
+// MULTI: the lookup and the record are atomic, a dedup written by hand.
+func watched(ctx context.Context, rdb *redis.Client, m redis.XMessage) error {
+	marker := "done:" + m.ID
+	err := rdb.Watch(ctx, func(tx *redis.Tx) error {
+		n, err := tx.Exists(ctx, marker).Result()
+		if err != nil || n > 0 {
+			return err
+		}
+		_, err = tx.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
+			pipe.Set(ctx, marker, 1, time.Hour)
+			pipe.HIncrBy(ctx, "stats", "orders", 1)
+			return nil
+		})
+		return err
+	}, marker)
+	if err != nil {
+		return err
+	}
+	return rdb.XAck(ctx, "s", "g", m.ID).Err()
+}
+
+// The same without the marker: nothing records the key.
+func watchedNoMarker(ctx context.Context, rdb *redis.Client, m redis.XMessage) error {
+	marker := "done:" + m.ID
+	err := rdb.Watch(ctx, func(tx *redis.Tx) error { // want `effect func literal → func literal → redis.Pipeliner.HIncrBy in handler watchedNoMarker is not guarded by a dedup check`
+		n, err := tx.Exists(ctx, marker).Result()
+		if err != nil || n > 0 {
+			return err
+		}
+		_, err = tx.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
+			pipe.HIncrBy(ctx, "stats", "orders", 1)
+			return nil
+		})
+		return err
+	}, marker)
+	if err != nil {
+		return err
+	}
+	return rdb.XAck(ctx, "s", "g", m.ID).Err()
+}
