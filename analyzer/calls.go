@@ -201,6 +201,12 @@ func (a *pkgAnalysis) visitStatic(s *summary, ci ssa.CallInstruction, f *ssa.Fun
 			}
 		}
 		cs := a.summary(f)
+		if len(cs.sources) > 0 && a.returnsMessage(f) {
+			// A helper that fetches the next message and returns it
+			// (m, ev, ok, err := k.fetchPaid(ctx)): a receive for the loop
+			// that calls it.
+			s.addSource(ci)
+		}
 		if !(cs.root && a.topRoot(cs)) {
 			via := "func literal"
 			if fn != nil {
@@ -223,6 +229,17 @@ func (a *pkgAnalysis) visitStatic(s *summary, ci ssa.CallInstruction, f *ssa.Fun
 		return
 	}
 	a.importedFacts(s, ci, fn, args, guarded)
+}
+
+// returnsMessage reports whether one of f's results is a message type.
+func (a *pkgAnalysis) returnsMessage(f *ssa.Function) bool {
+	res := f.Signature.Results()
+	for i := 0; i < res.Len(); i++ {
+		if a.cat.messageClient(res.At(i).Type()) != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // ackHelper: a call to a local function that acks its message is an ack.

@@ -608,6 +608,10 @@ func buildCatalog() *catalog {
 	}
 	c.add(
 		&rule{pkg: pGuard, name: "RunLease", role: roleGuardInside, arg: 2, key: -1},
+		// A guard.Handler (a generated handler behind the interface) called
+		// directly: guarded work whose error must not be acked away.
+		&rule{pkg: pGuard, recv: "Handler", name: "Handle", role: roleGuardInside, arg: -1, key: -1},
+		&rule{pkg: pGuard, recv: "HandlerFunc", name: "Handle", role: roleGuardInside, arg: -1, key: -1},
 		R(pGuard, "Lease", "Outcome", roleOutcome, -1),
 	)
 

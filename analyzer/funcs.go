@@ -189,6 +189,105 @@ func (s *summary) marks(c *check) bool {
 	return c.table != "" && s.sqlWrites[c.table]
 }
 
+// followStores gives the loads of a local variable the decision value last
+// stored into it: `_, err = tx.ExecContext(…)` into a named result err of a
+// function with a defer, tested afterwards.
+func (s *summary) followStores() {
+	vals := make([]ssa.Value, 0, len(s.values))
+	for v := range s.values {
+		vals = append(vals, v)
+	}
+	for _, v := range vals {
+		refs := v.Referrers()
+		if refs == nil {
+			continue
+		}
+		for _, r := range *refs {
+			st, ok := r.(*ssa.Store)
+			if !ok || st.Val != v {
+				continue
+			}
+			al, ok := st.Addr.(*ssa.Alloc)
+			if !ok {
+				continue
+			}
+			for _, ar := range *al.Referrers() {
+				if ld, ok := ar.(*ssa.UnOp); ok && ld.Op == token.MUL && reachingStore(al, ld) == st {
+					if _, set := s.values[ld]; !set {
+						s.values[ld] = s.values[v]
+					}
+				}
+			}
+		}
+	}
+}
+
+// reachingStore returns the store into al that a load certainly reads: the
+// one that runs before it with no other store in between, nil if unsure.
+func reachingStore(al *ssa.Alloc, ld ssa.Instruction) *ssa.Store {
+	var stores []*ssa.Store
+	for _, r := range *al.Referrers() {
+		if st, ok := r.(*ssa.Store); ok && st.Addr == al {
+			stores = append(stores, st)
+		}
+	}
+	before := func(a, b ssa.Instruction) bool { // a runs before b whenever b runs
+		if a.Block() != b.Block() {
+			return a.Block().Dominates(b.Block())
+		}
+		for _, in := range a.Block().Instrs {
+			if in == a {
+				return true
+			}
+			if in == b {
+				return false
+			}
+		}
+		return false
+	}
+	var last *ssa.Store
+	for _, st := range stores {
+		if !before(st, ld) {
+			continue
+		}
+		if last == nil || before(last, st) {
+			last = st
+		}
+	}
+	if last == nil {
+		return nil
+	}
+	// Another store that may run between last and the load: unsure.
+	for _, st := range stores {
+		if st == last || st.Block() == last.Block() || st.Block() == ld.Block() {
+			continue // ordered within the block by before
+		}
+		if blockReaches(last.Block(), st.Block()) && blockReaches(st.Block(), ld.Block()) {
+			return nil
+		}
+	}
+	return last
+}
+
+// blockReaches reports whether to can run after from (a path of successors).
+func blockReaches(from, to *ssa.BasicBlock) bool {
+	seen := map[*ssa.BasicBlock]bool{}
+	stack := append([]*ssa.BasicBlock(nil), from.Succs...)
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if b == to {
+			return true
+		}
+		if seen[b] {
+			continue
+		}
+		seen[b] = true
+		stack = append(stack, b.Succs...)
+	}
+	return false
+}
+
 // nestedMarks reports whether a closure created in s records a Redis key
 // after a Redis lookup: the SET queued in a TxPipelined callback of a WATCH
 // transaction (WATCH key; EXISTS key; MULTI SET key … EXEC), which makes the
@@ -384,6 +483,9 @@ func (a *pkgAnalysis) analyse(s *summary) {
 			}
 		}
 	}
+	// Decision values kept in variables that SSA leaves in memory (named
+	// results of a function with a defer): their loads carry them too.
+	s.followStores()
 	// Decisions.
 	for _, in := range ifs {
 		c, t, f := s.cond(in.Cond, 0)

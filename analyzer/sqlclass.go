@@ -715,6 +715,13 @@ func guardedBy(w []tok, cols map[string]bool) bool {
 			col = w[n+1].s
 			n += 2
 		}
+		// A boolean flag the statement sets: WHERE … AND NOT counted.
+		if cols[col] && k > 0 && w[k-1].is("not") && (n >= len(w) || w[n].is("and", "or") || w[n].op(")")) {
+			return true
+		}
+		if cols[col] && k > 1 && w[k-1].op("(") && w[k-2].is("not") && n < len(w) && w[n].op(")") {
+			return true // NOT (counted)
+		}
 		if !cols[col] || n >= len(w) {
 			continue
 		}

@@ -64,6 +64,9 @@ func TestClassifySQL(t *testing.T) {
 		{"pg", `UPDATE orders SET status = 'paid' WHERE id = $1 AND status = 'pending'`, 'i', dedupCondUpdate, "orders", false},
 		{"my", `UPDATE accounts SET balance = balance - ?, version = version + 1 WHERE id = ? AND version = ?`, 'i', dedupCondUpdate, "accounts", false},
 		{"lite", `UPDATE orders SET processed_at = CURRENT_TIMESTAMP WHERE id = ? AND processed_at IS NULL`, 'i', dedupCondUpdate, "orders", false},
+		{"pg", `UPDATE orders SET stats_counted = true WHERE id = $1 AND NOT stats_counted`, 'i', dedupCondUpdate, "orders", false},
+		{"pg", `UPDATE orders SET counted = true WHERE NOT (counted) AND id = $1`, 'i', dedupCondUpdate, "orders", false},
+		{"pg", `UPDATE orders SET counted = true WHERE NOT archived AND id = $1`, 'i', dedupNone, "", false},
 		{"pg", `UPDATE items SET seq = $1, qty = qty + $2 WHERE id = $3 AND seq < $1`, 'i', dedupCondUpdate, "items", false},
 		// Deletes.
 		{"pg", `DELETE FROM carts WHERE user_id = $1`, 'i', dedupDelete, "carts", false},
