@@ -271,8 +271,15 @@ func reachingStore(al *ssa.Alloc, ld ssa.Instruction) *ssa.Store {
 
 // blockReaches reports whether to can run after from (a path of successors).
 func blockReaches(from, to *ssa.BasicBlock) bool {
-	seen := map[*ssa.BasicBlock]bool{}
-	stack := append([]*ssa.BasicBlock(nil), from.Succs...)
+	return pathTo(from.Succs, to, nil, func(b *ssa.BasicBlock) []*ssa.BasicBlock { return b.Succs })
+}
+
+// pathTo reports whether a walk from the blocks start reaches to, taking
+// from each block the successors next returns (nil ends the path there) and
+// never entering skip.
+func pathTo(start []*ssa.BasicBlock, to, skip *ssa.BasicBlock, next func(*ssa.BasicBlock) []*ssa.BasicBlock) bool {
+	seen := map[*ssa.BasicBlock]bool{skip: true}
+	stack := append([]*ssa.BasicBlock(nil), start...)
 	for len(stack) > 0 {
 		b := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -283,7 +290,7 @@ func blockReaches(from, to *ssa.BasicBlock) bool {
 			continue
 		}
 		seen[b] = true
-		stack = append(stack, b.Succs...)
+		stack = append(stack, next(b)...)
 	}
 	return false
 }
@@ -614,24 +621,12 @@ func (s *summary) reaches(from, to, avoid *ssa.BasicBlock) bool {
 	if from == nil {
 		return false
 	}
-	seen := map[*ssa.BasicBlock]bool{avoid: true}
-	stack := []*ssa.BasicBlock{from}
-	for len(stack) > 0 {
-		b := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if b == to {
-			return true
-		}
-		if seen[b] {
-			continue
-		}
-		seen[b] = true
+	return pathTo([]*ssa.BasicBlock{from}, to, avoid, func(b *ssa.BasicBlock) []*ssa.BasicBlock {
 		if s.hasSource(b) {
-			continue
+			return nil
 		}
-		stack = append(stack, b.Succs...)
-	}
-	return false
+		return b.Succs
+	})
 }
 
 func (s *summary) hasSource(b *ssa.BasicBlock) bool {

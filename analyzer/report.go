@@ -683,28 +683,18 @@ func (s *summary) failureBefore(b *ssa.BasicBlock) *decision {
 // once more after the loop).
 func (s *summary) failureReaches(f *decision, b *ssa.BasicBlock) bool {
 	cut := s.retests(f)
-	seen := map[*ssa.BasicBlock]bool{f.blk: true}
-	stack := []*ssa.BasicBlock{f.fresh}
-	for len(stack) > 0 {
-		x := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if x == b {
-			return true
-		}
-		if seen[x] {
-			continue
-		}
-		seen[x] = true
+	return pathTo([]*ssa.BasicBlock{f.fresh}, b, f.blk, func(x *ssa.BasicBlock) []*ssa.BasicBlock {
 		if s.hasSource(x) {
-			continue
+			return nil
 		}
+		var out []*ssa.BasicBlock
 		for _, succ := range x.Succs {
 			if cut[x] != succ {
-				stack = append(stack, succ)
+				out = append(out, succ)
 			}
 		}
-	}
-	return false
+		return out
+	})
 }
 
 // retested reports whether a later test of f's error stands between f's
