@@ -4,15 +4,23 @@
 # Usage: bash .ci/bench-idemlint.sh [TARGET...]    (TARGET: realmod, std; default both)
 #        REPS=3 (default) repetitions; prints one line per run, then a table of medians.
 #
-# For each target, a fresh GOCACHE is warmed once with `go build` of the same packages and
-# kept as a template; each repetition starts from a copy of it (the same cold state, without
+# For each target, a fresh GOCACHE is warmed once and kept as a template: `go build` of the
+# packages, then `go vet -unusedresult=false` of them, which compiles their test variants
+# (export data every vet tool needs) but caches vet results under other flags than any tool
+# below uses. Each repetition starts from a copy of it (the same cold state, without
 # rebuilding), then each tool runs once "cold" (no vet results cached; compiled export data
 # present), then once more "warm" (same cache). Tools:
-#   idemlint      idemlint ./...                       (standalone; loads from source, no cache of its own)
+#   idemlint      idemlint ./...                       (standalone: since 2026-11-29 it drives
+#                                                      go vet -vettool=idemlint -json -vetx-report
+#                                                      and filters its output; facts and findings
+#                                                      cached in GOCACHE)
+#   idemlint-pkgs IDEMLINT_DRIVER=packages idemlint ./...  (the old standalone driver, x/tools
+#                                                      checker: loads and type-checks from source)
 #   vet+idemlint  go vet -vettool=idemlint ./...        (vet driver, facts through GOCACHE)
 #   vet           go vet ./...                          (the default vet analyzers)
 # Measured with /usr/bin/time -f '%e %M' (wall seconds, peak RSS of the largest process in KiB;
-# for go vet that is the go command or one vet process, whichever is larger).
+# for go vet, and idemlint driving it, that is the go command or one vet process, whichever is
+# larger).
 # Not run by .ci/run; results go to BENCHMARKS.md by hand.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -46,12 +54,13 @@ echo "# $(date -u '+%F %T') UTC, $(go version), $(nproc) cores, REPS=$REPS"
 for t in "${TARGETS[@]}"; do
   pkgs=$(target_pkgs "$t")
   export GOCACHE=$WORK/gocache.$t.template
-  (cd "$(target_dir "$t")" && go build $pkgs >/dev/null)
+  (cd "$(target_dir "$t")" && go build $pkgs >/dev/null && go vet -unusedresult=false $pkgs >/dev/null 2>&1 || true)
   for r in $(seq 1 "$REPS"); do
     export GOCACHE=$WORK/gocache.$t.$r
     cp -a "$WORK/gocache.$t.template" "$GOCACHE"
     for m in cold warm; do
       measure "$t" "$m" idemlint "$r" "$BIN" $pkgs
+      measure "$t" "$m" idemlint-pkgs "$r" env IDEMLINT_DRIVER=packages "$BIN" $pkgs
       measure "$t" "$m" vet+idemlint "$r" go vet -vettool="$BIN" $pkgs
       measure "$t" "$m" vet "$r" go vet $pkgs
     done
@@ -69,7 +78,7 @@ for t in "${TARGETS[@]}"; do
   for m in cold warm; do
     vs=$(awk -v t="$t" -v m="$m" '$1==t && $2==m && $3=="vet" {print $5}' "$RES" | median)
     vk=$(awk -v t="$t" -v m="$m" '$1==t && $2==m && $3=="vet" {print $6}' "$RES" | median)
-    for tool in idemlint vet+idemlint vet; do
+    for tool in idemlint idemlint-pkgs vet+idemlint vet; do
       s=$(awk -v t="$t" -v m="$m" -v x="$tool" '$1==t && $2==m && $3==x {print $5}' "$RES" | median)
       k=$(awk -v t="$t" -v m="$m" -v x="$tool" '$1==t && $2==m && $3==x {print $6}' "$RES" | median)
       awk -v t="$t" -v m="$m" -v x="$tool" -v s="$s" -v k="$k" -v vs="$vs" -v vk="$vk" \

@@ -80,7 +80,7 @@ func TestGeneratedCode(t *testing.T) {
 	t.Logf("%d golden cases: no finding", len(pkgs))
 }
 
-func must(t *testing.T, err error) {
+func must(t testing.TB, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
