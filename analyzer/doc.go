@@ -57,8 +57,17 @@
 // SETNX, HSETNX and SET … NX whose result decides a branch (a SETNX whose key
 // is deleted on the success path is a lock, not a dedup); a lookup followed
 // by a write of the key (accepted; reported with -strict); functions marked
-// //idem:dedup or named with -dedup. The check's key must be able to repeat:
-// a key built only from time.Now, uuid.New and the like guards nothing.
+// //idem:dedup or named with -dedup; WATCH of a key, EXISTS on it and a
+// MULTI that sets it with the effect. The check's key must be able to
+// repeat: a key built only from time.Now, or with any part new on every
+// delivery (uuid.New, rand, the clock to the second, a JetStream consumer
+// sequence or delivery count, an AMQP delivery tag, a helper returning such
+// a value), guards nothing; so does such an Idempotency-Key.
+//
+// IDEM002 also covers work handed off before the ack: a goroutine (guarded
+// or not) not waited for, a value sent over a channel to a worker pool
+// started in the handler, a whole fetched batch acked before its elements
+// are handled, an ack before guard's Do or Run.
 //
 // An effect E is guarded by a check C when C's result flows (through
 // negations, comparisons, errors.Is and phis) into an If whose fresh
@@ -93,11 +102,10 @@
 // //idem: directive; requiring buildssa would build it (and run ctrlflow)
 // for every package, since facts make the analyzer run on all dependencies.
 // Over std (362 packages, already loaded) idemlint takes 0.2 s, buildssa
-// alone 5 s. Standalone, the x/tools driver loads every dependency from
-// source because the analyzer has facts: idemlint ./... costs about what an
-// empty analyzer with facts costs (std: 60 s and 3.8 GB against 54 s and
-// 3.6 GB, on a busy 2-core machine). go vet -vettool=idemlint uses the
-// build cache and export data instead: warm, 5.1 s over std, as go vet.
+// alone 5 s. Because the analyzer has facts, a driver must analyse every
+// dependency: cmd/idemlint therefore runs through go vet, which uses the
+// build cache and export data and caches facts and findings per package
+// (std: 0.89× go vet cold, about 1.0× warm; BENCHMARKS.md).
 // A short list of functions that never return (log.Fatal, os.Exit, zap's
 // and logrus's Fatal) stands in for ctrlflow's facts.
 //
