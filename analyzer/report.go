@@ -205,7 +205,7 @@ func (a *pkgAnalysis) checkTx(s *summary, o *occ, name string) {
 	if root := txRoot(o.recv); o.kind == kindSQL && sameValue(root, txRoot(c.recv)) && !pool(root) {
 		return
 	}
-	a.report(o.pos, "IDEM006", c.pos, "the dedup record", "dedup record %s and effect %s in handler %s are in different transactions: a crash between them loses the effect, and the record says it was done", c.desc, o.desc, name)
+	a.reportTx(o, c, name)
 }
 
 // checkLookupTx is checkTx for a lookup (check-then-act): the record is the
@@ -248,6 +248,12 @@ func (a *pkgAnalysis) checkHelperTx(o *occ, c *check, name string) {
 		return
 	}
 	to, tc := callTx(oc.Common()), callTx(c.call.Common())
+	// An effect sent straight to a pool (db.ExecContext) commits alone:
+	// wherever the record is written, it is another transaction.
+	if ro, _ := splitArgs(oc.Common()); o.direct && ro != nil && poolType(txRoot(ro).Type()) {
+		a.reportTx(o, c, name)
+		return
+	}
 	switch {
 	case to == nil && tc == nil:
 		return
@@ -262,6 +268,11 @@ func (a *pkgAnalysis) checkHelperTx(o *occ, c *check, name string) {
 			return
 		}
 	}
+	a.reportTx(o, c, name)
+}
+
+// reportTx reports IDEM006 for a record written before its effect commits.
+func (a *pkgAnalysis) reportTx(o *occ, c *check, name string) {
 	a.report(o.pos, "IDEM006", c.pos, "the dedup record", "dedup record %s and effect %s in handler %s are in different transactions: a crash between them loses the effect, and the record says it was done", c.desc, o.desc, name)
 }
 

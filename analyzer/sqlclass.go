@@ -476,7 +476,20 @@ func classifyInsert(s []tok) sqlClass {
 			if alias != "" {
 				names[alias] = true
 			}
-			acc, reason := accumulates(s[j+3:], names, map[string]bool{"excluded": true})
+			body := s[j+3:]
+			// DO UPDATE SET pos = EXCLUDED.pos WHERE t.pos < EXCLUDED.pos: a
+			// row moved only forward, whose rows affected tell a repeat.
+			if w := findTop(body, 0, "where"); w >= 0 {
+				setCols := map[string]bool{}
+				for _, a := range splitAssignments(body[:w]) {
+					setCols[a.col] = true
+				}
+				if guardedByCompare(body[w+1:], setCols) {
+					c.Idempotent, c.Dedup = true, dedupCondUpdate
+					return c
+				}
+			}
+			acc, reason := accumulates(body, names, map[string]bool{"excluded": true})
 			c.Idempotent = !acc
 			c.Reason = reason
 			return c
@@ -735,6 +748,28 @@ func guardedBy(w []tok, cols map[string]bool) bool {
 			if versionLike(col) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// guardedByCompare is guardedBy for the WHERE of an upsert's DO UPDATE,
+// which also compares a SET column with the proposed row's (t.pos <
+// EXCLUDED.pos): the row only moves forward.
+func guardedByCompare(w []tok, cols map[string]bool) bool {
+	if guardedBy(w, cols) {
+		return true
+	}
+	for k := 0; k+2 < len(w); k++ {
+		if !w[k].is("excluded") || !w[k+1].op(".") || !cols[w[k+2].s] {
+			continue
+		}
+		// EXCLUDED.col on one side of <, <=, >, >=.
+		if k+3 < len(w) && (w[k+3].op("<") || w[k+3].op("<=") || w[k+3].op(">") || w[k+3].op(">=")) {
+			return true
+		}
+		if k > 0 && (w[k-1].op("<") || w[k-1].op("<=") || w[k-1].op(">") || w[k-1].op(">=")) {
+			return true
 		}
 	}
 	return false

@@ -67,6 +67,9 @@ func TestClassifySQL(t *testing.T) {
 		{"pg", `UPDATE orders SET stats_counted = true WHERE id = $1 AND NOT stats_counted`, 'i', dedupCondUpdate, "orders", false},
 		{"pg", `UPDATE orders SET counted = true WHERE NOT (counted) AND id = $1`, 'i', dedupCondUpdate, "orders", false},
 		{"pg", `UPDATE orders SET counted = true WHERE NOT archived AND id = $1`, 'i', dedupNone, "", false},
+		{"pg", `INSERT INTO checkpoints (name, pos) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET pos = EXCLUDED.pos WHERE checkpoints.pos < EXCLUDED.pos`, 'i', dedupCondUpdate, "checkpoints", false},
+		{"pg", `INSERT INTO checkpoints (name, pos) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET pos = EXCLUDED.pos WHERE EXCLUDED.pos > checkpoints.pos`, 'i', dedupCondUpdate, "checkpoints", false},
+		{"pg", `INSERT INTO profiles (id, name) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name WHERE profiles.deleted = false`, 'i', dedupNone, "", false},
 		{"pg", `UPDATE items SET seq = $1, qty = qty + $2 WHERE id = $3 AND seq < $1`, 'i', dedupCondUpdate, "items", false},
 		// Deletes.
 		{"pg", `DELETE FROM carts WHERE user_id = $1`, 'i', dedupDelete, "carts", false},

@@ -108,3 +108,43 @@ func (w *Worker) flagOnce(ctx context.Context, d amqp.Delivery) error {
 	}
 	return d.Ack(false)
 }
+
+// What the fourth held-out set found, as cases.
+
+// A checkpoint upsert that only moves forward decides, in the effect's
+// transaction.
+func (w *Worker) checkpointed(ctx context.Context, d amqp.Delivery, pos int64) error {
+	tx, err := w.DB.BeginTx(ctx, nil)
+	if err != nil {
+		return d.Nack(false, true)
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, `INSERT INTO checkpoints (name, pos) VALUES ('revenue', $1)
+		ON CONFLICT (name) DO UPDATE SET pos = EXCLUDED.pos WHERE checkpoints.pos < EXCLUDED.pos`, pos)
+	if err != nil {
+		return d.Nack(false, true)
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return d.Ack(false)
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE revenue SET total = total + $1`, pos); err != nil {
+		return d.Nack(false, true)
+	}
+	if err := tx.Commit(); err != nil {
+		return d.Nack(false, true)
+	}
+	return d.Ack(false)
+}
+
+// The record through a repository on the pool, the effect straight on the
+// pool: two transactions.
+func (w *Worker) recordThenPool(ctx context.Context, d amqp.Delivery) error {
+	n, err := w.Q.MarkProcessed(ctx, "payouts", d.MessageId)
+	if err != nil || n == 0 {
+		return d.Ack(false)
+	}
+	if _, err := w.DB.ExecContext(ctx, `UPDATE accounts SET balance = balance - 1 WHERE id = $1`, d.MessageId); err != nil { // want `dedup record sqlcx.Queries.MarkProcessed and effect sql.DB.ExecContext "UPDATE accounts .*" in handler Worker.recordThenPool are in different transactions: .*\(IDEM006\)`
+		return d.Nack(false, true)
+	}
+	return d.Ack(false)
+}
