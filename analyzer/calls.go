@@ -148,11 +148,11 @@ func (a *pkgAnalysis) resolveParam(o *occ, v ssa.Value) bool {
 // effect, the caller's own parameter defers to its callers, any other value
 // is a key (false: not an effect).
 func (a *pkgAnalysis) resolveKey(o *occ, ci ssa.CallInstruction, args []ssa.Value) bool {
-	p := o.innerFact.KeyParam
+	p := o.innerFact.HeaderParam
 	if p < 0 {
 		return true
 	}
-	o.innerFact.KeyParam = -1
+	o.innerFact.HeaderParam = -1
 	v := arg(args, p)
 	if v == nil {
 		return true
@@ -164,7 +164,7 @@ func (a *pkgAnalysis) resolveKey(o *occ, ci ssa.CallInstruction, args []ssa.Valu
 		return true // a new key on every delivery
 	}
 	if x, ok := peel(v).(*ssa.Parameter); ok {
-		o.innerFact.KeyParam = paramIndex(ci.Parent(), x)
+		o.innerFact.HeaderParam = paramIndex(ci.Parent(), x)
 		return true
 	}
 	return false
@@ -652,7 +652,7 @@ func (a *pkgAnalysis) effectRule(s *summary, ci ssa.CallInstruction, r *rule, re
 			d += " " + method
 		}
 		o := a.addEffect(s, ci, d, kindHTTP, recv)
-		o.innerFact.KeyParam = keyParam
+		o.innerFact.HeaderParam = keyParam
 	case modeHTTPPost:
 		a.addEffect(s, ci, describeCall(cc), kindHTTP, recv)
 	}

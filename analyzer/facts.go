@@ -20,13 +20,13 @@ type effectsFact struct {
 
 // factEffect is one effect of a function, where it really happens.
 type factEffect struct {
-	Desc       string
-	Kind       effectKind
-	File       string
-	Line, Col  int
-	QueryParam int // >= 0: SQL text comes from this parameter; the caller's constant decides
-	ErrResult  int // >= 0: a plain INSERT whose error is returned as this result (a unique-violation check for callers)
-	KeyParam   int // >= 0: an HTTP call that sends an Idempotency-Key when this parameter is not empty; the caller's argument decides
+	Desc        string
+	Kind        effectKind
+	File        string
+	Line, Col   int
+	QueryParam  int // >= 0: SQL text comes from this parameter; the caller's constant decides
+	ErrResult   int // >= 0: a plain INSERT whose error is returned as this result (a unique-violation check for callers)
+	HeaderParam int // >= 0: an HTTP call whose Idempotency-Key is this parameter (sent when not empty); the caller's argument decides
 }
 
 func (*effectsFact) AFact() {}
@@ -137,5 +137,5 @@ func (*pkgFact) String() string { return "idemfacts" }
 
 func toFactEffect(fset *token.FileSet, pos token.Pos, desc string, kind effectKind) factEffect {
 	p := fset.Position(pos)
-	return factEffect{Desc: desc, Kind: kind, File: p.Filename, Line: p.Line, Col: p.Column, QueryParam: -1, ErrResult: -1, KeyParam: -1}
+	return factEffect{Desc: desc, Kind: kind, File: p.Filename, Line: p.Line, Col: p.Column, QueryParam: -1, ErrResult: -1, HeaderParam: -1}
 }

@@ -308,13 +308,19 @@ func callTx(cc *ssa.CallCommon) ssa.Value {
 	return nil
 }
 
-// txType reports whether t is an SQL transaction.
-func txType(t types.Type) bool {
+// namedPath returns "pkgpath.Name" for a named type or a pointer to one,
+// "" for other types.
+func namedPath(t types.Type) string {
 	n, ok := types.Unalias(derefType(t)).(*types.Named)
 	if !ok || n.Obj().Pkg() == nil {
-		return false
+		return ""
 	}
-	switch normPath(n.Obj().Pkg().Path()) + "." + n.Obj().Name() {
+	return normPath(n.Obj().Pkg().Path()) + "." + n.Obj().Name()
+}
+
+// txType reports whether t is an SQL transaction.
+func txType(t types.Type) bool {
+	switch namedPath(t) {
 	case "database/sql.Tx", "github.com/jackc/pgx/v5.Tx", "github.com/jackc/pgx/v4.Tx", "github.com/jmoiron/sqlx.Tx":
 		return true
 	}
@@ -414,11 +420,7 @@ func pool(v ssa.Value) bool {
 // poolType reports whether t is a connection pool or a client, where every
 // statement is its own transaction.
 func poolType(t types.Type) bool {
-	n, ok := types.Unalias(derefType(t)).(*types.Named)
-	if !ok || n.Obj().Pkg() == nil {
-		return false
-	}
-	switch normPath(n.Obj().Pkg().Path()) + "." + n.Obj().Name() {
+	switch namedPath(t) {
 	case "database/sql.DB", "github.com/jackc/pgx/v5/pgxpool.Pool", "github.com/jackc/pgx/v4/pgxpool.Pool",
 		"github.com/jmoiron/sqlx.DB", "github.com/jackc/pgx/v5.Conn", "database/sql.Conn":
 		return true
@@ -576,15 +578,14 @@ func (a *pkgAnalysis) goWork(s *summary, g *ssa.Go) string {
 		return ""
 	}
 	gs := a.summary(f)
-	if len(gs.occs) > 0 {
-		return gs.occs[0].desc + " (guarded)"
+	w := gs.firstWork()
+	switch {
+	case w == nil:
+		return ""
+	case len(gs.occs) > 0:
+		return w.desc + " (guarded)" // an effect guarded inside the goroutine
 	}
-	for _, c := range gs.checks {
-		if c.kind == ckGuardDo || c.kind == ckFunc {
-			return c.desc + " (guarded)"
-		}
-	}
-	return ""
+	return w.desc // a guard call, "(guarded)" already
 }
 
 // checkFailureAcks reports acks on failure paths (IDEM003): a deferred ack,

@@ -647,21 +647,17 @@ func qualifiedField(v ssa.Value) string {
 	var idx int
 	switch x := v.(type) {
 	case *ssa.FieldAddr:
-		st, idx = derefType(x.X.Type()), x.Field
+		st, idx = x.X.Type(), x.Field
 	case *ssa.Field:
 		st, idx = x.X.Type(), x.Field
 	default:
 		return ""
 	}
-	n, ok := types.Unalias(st).(*types.Named)
-	if !ok || n.Obj().Pkg() == nil {
+	typ, field := namedPath(st), fieldName(st, idx)
+	if typ == "" || field == "" {
 		return ""
 	}
-	s, ok := n.Underlying().(*types.Struct)
-	if !ok || idx >= s.NumFields() {
-		return ""
-	}
-	return normPath(n.Obj().Pkg().Path()) + "." + n.Obj().Name() + "." + s.Field(idx).Name()
+	return typ + "." + field
 }
 
 // filledByRand reports whether a local array is filled with random bytes

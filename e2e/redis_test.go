@@ -116,6 +116,12 @@ func TestAddPointsRedis(t *testing.T) {
 			expectInt(t, "points of u1", r.pointsOf(t, "u1"), 15)
 
 			expectErr(t, h, `{"order_id":"o1","user_id":"u1","points":11}`, guard.ErrKeyConflict)
+			// The same order for another user: the hash tag (user_id) is
+			// not part of the key, so its record would live in another
+			// slot; the handler pins the key to its first tag
+			// (redisguard.PinHashTag) and refuses the second.
+			expectErr(t, h, `{"order_id":"o1","user_id":"u5","points":10}`, guard.ErrKeyConflict)
+			expectInt(t, "points of u5", r.pointsOf(t, "u5"), 0)
 			expectInvalid(t, h,
 				`{"user_id":"u1","points":1}`,
 				`{"order_id":"o3","points":1}`,

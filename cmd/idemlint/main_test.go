@@ -1,9 +1,6 @@
 package main_test
 
 import (
-	"bytes"
-	"errors"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -26,21 +23,14 @@ func TestDrivers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := func(name string, args ...string) (string, int) {
-		cmd := exec.Command(name, args...)
-		cmd.Dir = mod
-		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		err := cmd.Run()
-		code := 0
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		return out.String(), code
+	gocache, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// run (driver_test.go) with the usual build cache, output merged.
+	lint := func(name string, args ...string) (string, int) {
+		r := run(t, mod, strings.TrimSpace(string(gocache)), nil, name, args...)
+		return r.stdout + r.stderr, r.code
 	}
 	wantFindings := func(t *testing.T, out string) {
 		t.Helper()
@@ -58,33 +48,33 @@ func TestDrivers(t *testing.T) {
 	}
 
 	t.Run("standalone", func(t *testing.T) {
-		out, code := run(bin, "./...")
+		out, code := lint(bin, "./...")
 		wantFindings(t, out)
 		if code != 3 {
 			t.Errorf("exit code %d, want 3 (findings)", code)
 		}
-		out, code = run(bin, "./clean")
+		out, code = lint(bin, "./clean")
 		if code != 0 || out != "" {
 			t.Errorf("clean package: exit %d, output %q", code, out)
 		}
 	})
 	t.Run("json", func(t *testing.T) {
-		out, code := run(bin, "-json", "./handlers")
+		out, code := lint(bin, "-json", "./handlers")
 		if code != 0 || !strings.Contains(out, `"category": "IDEM001"`) {
 			t.Errorf("-json: exit %d, output:\n%s", code, out)
 		}
 	})
 	t.Run("vet", func(t *testing.T) {
-		out, code := run("go", "vet", "-vettool="+bin, "./...")
+		out, code := lint("go", "vet", "-vettool="+bin, "./...")
 		wantFindings(t, out)
 		if code != 1 {
 			t.Errorf("exit code %d, want 1 (go vet with findings)", code)
 		}
-		out, _ = run("go", "vet", "-vettool="+bin, "-json", "./handlers")
+		out, _ = lint("go", "vet", "-vettool="+bin, "-json", "./handlers")
 		if !strings.Contains(out, `"message": "the effect is at billing.go:15"`) {
 			t.Errorf("vet -json: no related position for the dependency's effect:\n%s", out)
 		}
-		out, code = run("go", "vet", "-vettool="+bin, "./clean")
+		out, code = lint("go", "vet", "-vettool="+bin, "./clean")
 		if code != 0 {
 			t.Errorf("clean package under go vet: exit %d\n%s", code, out)
 		}
