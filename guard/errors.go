@@ -32,6 +32,12 @@ var (
 	// ErrInvalidMessage: the body cannot be decoded or lacks a key field.
 	// Dead-letter.
 	ErrInvalidMessage = errors.New("guard: invalid message")
+	// ErrKeyIdentityChanged: the consumer's key identity (WithKeyIdentity)
+	// differs from the one recorded for it. Its keys now mean something else,
+	// so every message handled before would run its effect again. Not
+	// permanent: the message waits (nak) until the deployment is fixed or the
+	// consumer moves to a new namespace (key_version in the spec).
+	ErrKeyIdentityChanged = errors.New("guard: key identity of the consumer changed")
 )
 
 // InProgressError is returned when another worker holds a live lease on the

@@ -68,6 +68,9 @@ type Config struct {
 	Table      string        // dedup table or Redis key prefix (WithTable)
 	MaxRetries int           // transaction retries on serialization failures (WithMaxRetries)
 	PurgeBatch int           // rows per Purge statement (WithPurgeBatch)
+	// KeyIdentity describes what a consumer's keys mean (WithKeyIdentity);
+	// empty means unchecked.
+	KeyIdentity string
 }
 
 // Option changes a Config.
@@ -99,6 +102,16 @@ func WithMaxRetries(n int) Option { return func(c *Config) { c.MaxRetries = n } 
 
 // WithPurgeBatch sets how many rows Purge deletes per statement. Default 1000.
 func WithPurgeBatch(n int) Option { return func(c *Config) { c.PurgeBatch = n } }
+
+// WithKeyIdentity declares the key identity of a consumer: a string that
+// changes whenever the meaning of its keys changes (key fields, their order
+// and types, the key encoding, the fingerprint fields). idemgen writes it
+// into every generated handler. A store refuses to claim for a consumer whose
+// recorded identity differs (ErrKeyIdentityChanged), since every message
+// handled under the old keys would then look fresh and run its effect again.
+func WithKeyIdentity(identity string) Option {
+	return func(c *Config) { c.KeyIdentity = identity }
+}
 
 var tableName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,62}(\.[A-Za-z_][A-Za-z0-9_]{0,62})?$`)
 
