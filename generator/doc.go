@@ -13,8 +13,7 @@
 //
 // Go is built with jennifer, one jen.File per output file, so imports are
 // managed (and renamed on collisions) by jennifer and the output is gofmt'ed.
-// For a consumer deduct_inventory the file deduct_inventory_idem.go holds,
-// as DESIGN.md §4 describes:
+// For a consumer deduct_inventory the file deduct_inventory_idem.go holds:
 //
 //   - a reference to guard.SupportPackageIsVersion1, so that a runtime too
 //     old (or too new) for the generated code fails at compile time;
@@ -79,4 +78,13 @@
 // A migration is immutable: Plan refuses to overwrite one whose content
 // differs, and refuses a new migration whose version another .sql file in
 // the folder already has.
+//
+// # A tree it does not trust
+//
+// Plan and Write read and write through package modfs: only regular files
+// (at most modfs.MaxFileSize bytes), never through a symbolic link, whether
+// the file itself or a folder on its way from the module's root, and never
+// outside that root. A file at a generated path that does not start with
+// idemgen's header is not idemgen's: Plan reports its update as Foreign,
+// without its content, and Diff shows none of it.
 package generator

@@ -1,9 +1,10 @@
 package spec
 
 import (
+	"errors"
 	"fmt"
 	"go/token"
-	"os"
+	"io/fs"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -13,13 +14,18 @@ import (
 	"unicode"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/idemkit/idem/spec/modfs"
 )
 
 // Load reads the spec file at path, validates it (Parse) and resolves any
 // message.type (Resolve). Problems in the spec are returned as an
-// ErrorList; a file that cannot be read gives the os error.
+// ErrorList; a file that cannot be read gives an *fs.PathError. The file is
+// read as package modfs reads: a regular file of at most modfs.MaxSpecSize
+// bytes, neither it nor a folder between its module's root and it a
+// symbolic link.
 func Load(path string) (*Spec, error) {
-	data, err := os.ReadFile(path)
+	data, err := modfs.ReadFileAt(path, modfs.MaxSpecSize)
 	if err != nil {
 		return nil, err
 	}
@@ -336,6 +342,7 @@ func (p *parser) checkDir(n *yaml.Node, where, dir string) {
 	target := filepath.Join(specDir, filepath.FromSlash(dir))
 	rel, err := filepath.Rel(root, target)
 	if err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		p.checkFolder(n, where, dir)
 		return
 	}
 	if !inModule {
@@ -346,30 +353,41 @@ func (p *parser) checkDir(n *yaml.Node, where, dir string) {
 	p.errorf(n, where, "%q is outside the module (its go.mod is in %s)", dir, filepath.ToSlash(up))
 }
 
+// checkFolder reports a folder setting, inside the module, that is a file
+// or passes through a symbolic link: generate would write wherever the link
+// points, and remove stale files there.
+func (p *parser) checkFolder(n *yaml.Node, where, dir string) {
+	t, err := modfs.Open(filepath.Dir(p.file))
+	if errors.Is(err, fs.ErrNotExist) {
+		return // nothing exists yet, so nothing is a link
+	}
+	if err == nil {
+		defer t.Close()
+		err = t.CheckFolder(path.Clean(dir))
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	switch {
+	case err == nil:
+	case errors.Is(err, modfs.ErrLink):
+		p.errorf(n, where, "%q: %v: generated files go only into real folders of the module", dir, err)
+	default:
+		p.errorf(n, where, "%q: %v", dir, err)
+	}
+}
+
 // boundary returns the folder generated files must stay in: the root of the
 // module enclosing the spec, or the spec's folder when there is no go.mod.
 func (p *parser) boundary() (root, specDir string, inModule bool, err error) {
 	if p.specDirAbs == "" && p.boundaryErr == nil {
 		p.specDirAbs, p.boundaryErr = filepath.Abs(filepath.Dir(p.file))
 		if p.boundaryErr == nil {
-			p.boundaryDir, p.inModule = moduleRoot(p.specDirAbs)
+			p.boundaryDir, p.inModule, p.boundaryErr = modfs.Root(p.specDirAbs)
 		}
 	}
 	return p.boundaryDir, p.specDirAbs, p.inModule, p.boundaryErr
-}
-
-// moduleRoot returns the nearest folder at or above dir holding a go.mod.
-func moduleRoot(dir string) (string, bool) {
-	for d := dir; ; {
-		if fi, err := os.Stat(filepath.Join(d, "go.mod")); err == nil && fi.Mode().IsRegular() {
-			return d, true
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return dir, false
-		}
-		d = parent
-	}
 }
 
 func (p *parser) consumer(n *yaml.Node, path string) (Consumer, consumerInfo) {

@@ -14,6 +14,8 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"gopkg.in/yaml.v3"
+
+	"github.com/idemkit/idem/spec/modfs"
 )
 
 // compileSchema compiles the embedded schema; compiling also validates it
@@ -151,8 +153,8 @@ func moduleDir(t testing.TB) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	root, ok := moduleRoot(wd)
-	if !ok {
+	root, ok, err := modfs.Root(wd)
+	if err != nil || !ok {
 		t.Fatal("no go.mod above", wd)
 	}
 	return root

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/idemkit/idem/spec/modfs"
 )
 
 // specBuilder shortens the expected values: positions in one file.
@@ -429,7 +431,7 @@ consumers:
 // TestNoModule: without a go.mod above the spec, paths must stay in its folder.
 func TestNoModule(t *testing.T) {
 	dir := t.TempDir()
-	if _, ok := moduleRoot(dir); ok {
+	if _, ok, _ := modfs.Root(dir); ok {
 		t.Skipf("%s is inside a module", dir)
 	}
 	src := `version: 1

@@ -372,8 +372,9 @@ func load(t target, stderr io.Writer) (*plan, error) {
 		return nil, specError(t.path, err, stderr)
 	}
 	// Existing stubs are never written or compared: do not render them.
+	// (Plan refuses a stub that is a link or not a regular file.)
 	files, err := generator.GenerateWith(s, generator.Options{StubExists: func(p string) bool {
-		_, err := os.Stat(filepath.Join(s.Dir, filepath.FromSlash(p)))
+		_, err := os.Lstat(filepath.Join(s.Dir, filepath.FromSlash(p)))
 		return err == nil
 	}})
 	if err != nil {

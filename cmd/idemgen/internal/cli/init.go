@@ -13,8 +13,8 @@ import (
 	"strings"
 )
 
-// starterSpec is the spec idemgen init writes: the four consumers of
-// DESIGN.md §1, every setting commented. %s is the Go package name.
+// starterSpec is the spec idemgen init writes: the four consumers of the
+// shop example, every setting commented. %s is the Go package name.
 const starterSpec = `# idem spec: what idemgen generates guarded, idempotent consumers from.
 # Run "idemgen" (or "go generate" with //go:generate go tool idemgen) after
 # each change, fill in the <consumer>_apply.go stubs, and apply the migrations.
