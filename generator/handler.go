@@ -111,13 +111,13 @@ func (g *consumerGen) key(f *jen.File) {
 		switch fl.Type {
 		case spec.TypeString:
 			body = append(body, jen.If(g.sel("m", fl).Op("==").Lit("")).Block(
-				g.invalid(fail, "key field "+name+" is empty")))
+				g.invalid(fail, "key field "+verbatim(name)+" is empty")))
 			if !seen[fl.Type] {
 				empty = append(empty, "an empty string")
 			}
 		case spec.TypeTime:
 			body = append(body, jen.If(g.sel("m", fl).Dot("IsZero").Call()).Block(
-				g.invalid(fail, "key field "+name+" is the zero time")))
+				g.invalid(fail, "key field "+verbatim(name)+" is the zero time")))
 			if !seen[fl.Type] {
 				empty = append(empty, "the zero time")
 			}
@@ -125,7 +125,7 @@ func (g *consumerGen) key(f *jen.File) {
 			body = append(body, jen.If(
 				jen.List(jen.Id("_"), jen.Err()).Op(":=").Qual(guardPkg, "CanonicalUUID").Call(g.sel("m", fl)),
 				jen.Err().Op("!=").Nil(),
-			).Block(g.invalid(fail, "key field "+name+": %w", jen.Err())))
+			).Block(g.invalid(fail, "key field "+verbatim(name)+": %w", jen.Err())))
 			if !seen[fl.Type] {
 				empty = append(empty, "a value that is not a UUID (8-4-4-4-12 hex digits) or is the zero UUID")
 			}
@@ -355,7 +355,7 @@ func (g *consumerGen) constructor(f *jen.File) {
 					),
 					jen.Err().Op("!=").Nil(),
 				).Block(
-					jen.Id("h").Dot("err").Op("=").Qual("fmt", "Errorf").Call(jen.Lit(g.c.Name+": "+name+": %w"), jen.Err()),
+					jen.Id("h").Dot("err").Op("=").Qual("fmt", "Errorf").Call(jen.Lit(verbatim(g.c.Name)+": "+name+": %w"), jen.Err()),
 				),
 			),
 		),
@@ -430,7 +430,7 @@ func (g *consumerGen) handle(f *jen.File) {
 		)
 		for _, fl := range required {
 			body = append(body, jen.If(jen.Id("w").Dot(fl.GoName).Op("==").Nil()).Block(
-				g.invalid(fail, g.requiredText(fl.Name)+" is missing")))
+				g.invalid(fail, verbatim(g.requiredText(fl.Name))+" is missing")))
 		}
 		var uuids []jen.Code
 		for _, fl := range g.c.Message.Fields {
@@ -471,7 +471,7 @@ func (g *consumerGen) handle(f *jen.File) {
 		)
 		for i, fl := range required {
 			body = append(body, jen.If(jen.Id("present").Dot(goNames[i]).Op("==").Nil()).Block(
-				g.invalid(fail, g.requiredText(fl.Name)+" is missing")))
+				g.invalid(fail, verbatim(g.requiredText(fl.Name))+" is missing")))
 		}
 		body = append(body, jen.Return(jen.Id("h").Dot("HandleMessage").Call(jen.Id("ctx"), jen.Op("&").Id("m"))))
 	}
@@ -508,14 +508,14 @@ func (g *consumerGen) hashTag() ([]jen.Code, *jen.Statement) {
 		// the producer spelled it.
 		checks := []jen.Code{
 			jen.List(jen.Id("tag"), jen.Err()).Op(":=").Qual(guardPkg, "CanonicalUUID").Call(v),
-			jen.If(jen.Err().Op("!=").Nil()).Block(g.invalid(fail, "hash_tag field "+fl.Name+": %w", jen.Err())),
+			jen.If(jen.Err().Op("!=").Nil()).Block(g.invalid(fail, "hash_tag field "+verbatim(fl.Name)+": %w", jen.Err())),
 		}
 		return checks, jen.Id("tag")
 	case spec.TypeString:
 		checks := []jen.Code{
 			jen.Id("tag").Op(":=").Add(g.conv(fl, "string", v)),
-			jen.If(jen.Id("tag").Op("==").Lit("")).Block(g.invalid(fail, "hash_tag field "+fl.Name+" is empty")),
-			jen.If(jen.Qual("strings", "ContainsAny").Call(jen.Id("tag"), jen.Lit("{}"))).Block(g.invalid(fail, "hash_tag field "+fl.Name+" contains a brace")),
+			jen.If(jen.Id("tag").Op("==").Lit("")).Block(g.invalid(fail, "hash_tag field "+verbatim(fl.Name)+" is empty")),
+			jen.If(jen.Qual("strings", "ContainsAny").Call(jen.Id("tag"), jen.Lit("{}"))).Block(g.invalid(fail, "hash_tag field "+verbatim(fl.Name)+" contains a brace")),
 		}
 		return checks, jen.Id("tag")
 	case spec.TypeInt, spec.TypeInt32, spec.TypeInt64:

@@ -46,9 +46,11 @@
 //   - package (required): Go package name of the generated code. Lowercase
 //     letters, digits and _, starting with a letter; not a Go keyword.
 //   - output: folder of the generated Go, relative to the spec's folder
-//     (default "."). Slash-separated; may not be absolute or leave the
-//     module (the folder of the nearest go.mod above the spec; without a
-//     go.mod, the spec's own folder).
+//     (default "."). Slash-separated names of letters, digits, ., _ and -
+//     (no spaces or control characters, at most 1024 characters, no .git);
+//     may not be absolute, leave the module (the folder of the nearest
+//     go.mod above the spec; without a go.mod, the spec's own folder), be
+//     a file, or be or pass through a symbolic link.
 //   - sql_package: the SQL client the generated code uses: database/sql
 //     (default) or pgx/v5 (which needs dialect postgres).
 //   - dialect: postgres, mysql or sqlite. Selects the migrations only; the
@@ -58,9 +60,10 @@
 //   - table: the dedup table (default idem_keys). A SQL identifier: letters,
 //     digits and _, not starting with a digit, at most 63 characters.
 //   - migrations: where and how the dedup table's migrations are written.
-//     dir: folder, relative like output (default ./migrations/idem);
-//     format: golang-migrate (default), goose or plain; version: number of
-//     the first file, at least 1 (default 1).
+//     dir: folder, relative and of the same form as output (default
+//     ./migrations/idem); format: golang-migrate (default), goose or plain;
+//     version: number of the first file, from 1 (default) to
+//     999999999999999, which admits timestamps.
 //   - retention: how long outcomes are kept, for every consumer that does not
 //     set its own (default 168h). A positive Go duration: 30s, 15m, 168h.
 //   - consumers (required): the guarded handlers, at least one.
@@ -75,12 +78,16 @@
 //     NewDeductInventoryHandler; names from different consumers that collide
 //     (x_handler and x both give XHandler; a_1 and a1 both give A1) are
 //     errors.
-//   - topic: free text: documentation and example wiring.
+//   - topic: the topic, subject, queue or routing key the consumer reads:
+//     documentation and example wiring. Letters, digits and the signs
+//     . _ : / * > # + and - (no spaces), at most 512 characters.
 //   - message (required): the message the handler decodes: either fields
 //     or type (see Messages).
 //   - key (required): the business key: one or more message fields, in key
 //     order, none repeated, none of type float64 or bytes. The generated
-//     IdempotencyKey encodes them in this order.
+//     IdempotencyKey encodes them in this order. Fields are named by their
+//     JSON names here, in fingerprint and in hash_tag: letters, digits, _, -
+//     and ., starting with a letter or _, at most 128 characters.
 //   - fingerprint: the fields compared when a key is seen again: a
 //     different fingerprint within the retention is a key conflict, not a
 //     duplicate. Default: every declared field (for a message.type, every
@@ -121,10 +128,13 @@
 //	bytes  []byte, base64 in JSON
 //	uuid   a string holding a canonical (lowercase) UUID
 //
-// message.type names an existing Go struct instead, import/path.TypeName,
-// loaded with go/packages from the spec's folder (so the spec's go.mod
-// decides what is found). Its fields are the JSON fields encoding/json sees:
-// json tags honoured, "-" skipped, untagged embedded structs promoted. Key,
+// message.type names an existing Go struct instead, import/path.TypeName
+// (an import path the go command accepts), loaded with go/packages from the
+// spec's folder (so the spec's go.mod decides what is found). Its fields are
+// the JSON fields encoding/json sees: json tags honoured (a tag name
+// encoding/json rejects falls back to the Go name, as it does there), "-"
+// skipped, untagged embedded structs promoted; a field whose JSON name is
+// not of the form above cannot be used. Key,
 // fingerprint and hash_tag fields must be among them, with a supported Go
 // type: the types above by their underlying type (type OrderID string is a
 // string), not a pointer, struct, map, or [16]byte UUID.
@@ -155,6 +165,13 @@
 // Only Parse and Resolve catch: repeated consumer names; colliding Go names;
 // key, fingerprint and hash_tag fields that are not declared (or are
 // float64/bytes in a key); lease not shorter than retention; paths that
-// leave the module; a second YAML document; and everything about
+// leave the module, are files or pass through links; names in a folder
+// longer than 255 characters; a second YAML document; and everything about
 // message.type beyond its form.
+//
+// # Specs built by programs
+//
+// [Spec.Validate] applies the rules of every string and setting to a Spec
+// that a program built or edited; the generator calls it, so that no string
+// outside its grammar reaches generated code, comments, file names or SQL.
 package spec

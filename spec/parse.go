@@ -3,15 +3,12 @@ package spec
 import (
 	"errors"
 	"fmt"
-	"go/token"
 	"io/fs"
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
-	"unicode"
 
 	"gopkg.in/yaml.v3"
 
@@ -73,17 +70,7 @@ var (
 	dialects    = []string{DialectPostgres, DialectMySQL, DialectSQLite}
 	formats     = []string{FormatGolangMigrate, FormatGoose, FormatPlain}
 	fieldTypes  = []string{TypeString, TypeInt, TypeInt32, TypeInt64, TypeUint32, TypeUint64, TypeBool, TypeFloat64, TypeTime, TypeBytes, TypeUUID}
-
-	packageName  = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
-	tableName    = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,62}$`)
-	consumerName = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
-	fieldName    = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
-	driveLetter  = regexp.MustCompile(`^[A-Za-z]:`)
 )
-
-// maxConsumerName is the longest consumer name: it is stored in the dedup
-// table's consumer column (VARBINARY(191) on MySQL).
-const maxConsumerName = 191
 
 // reservedFieldNames are the methods the generator defines on message
 // structs; a field with one of these Go names would not compile.
@@ -121,12 +108,7 @@ func (p *parser) parse(data []byte) *Spec {
 	if e, ok := m.get("package"); ok {
 		if v, ok := p.str(e.val, "package"); ok {
 			s.Package = v
-			switch {
-			case token.IsKeyword(v):
-				p.errorf(deref(e.val), "package", "%q is a Go keyword", v)
-			case !packageName.MatchString(v):
-				p.errorf(deref(e.val), "package", "%q is not a valid package name (lowercase letters, digits and _, starting with a letter)", v)
-			}
+			p.check(e.val, "package", badPackage(v))
 		}
 	} else {
 		p.missing(m, "package")
@@ -154,9 +136,7 @@ func (p *parser) parse(data []byte) *Spec {
 	if e, ok := m.get("table"); ok {
 		if v, ok := p.str(e.val, "table"); ok {
 			s.Table = v
-			if !tableName.MatchString(v) {
-				p.errorf(deref(e.val), "table", "%q is not a SQL identifier (letters, digits and _, not starting with a digit, at most 63 characters)", v)
-			}
+			p.check(e.val, "table", badTable(v))
 		}
 	}
 	if e, ok := m.get("migrations"); ok {
@@ -313,25 +293,29 @@ func (p *parser) migrations(n *yaml.Node, mig *Migrations) {
 	if e, ok := m.get("version"); ok {
 		if v, ok := p.integer(e.val, "migrations.version"); ok {
 			mig.Version = v
-			if v < 1 {
+			switch {
+			case v < 1:
 				p.errorf(deref(e.val), "migrations.version", "must be at least 1, got %d", v)
+			case v > maxMigrationVersion:
+				p.errorf(deref(e.val), "migrations.version", "must be at most %d, got %d", maxMigrationVersion, v)
 			}
 		}
 	}
 }
 
-// checkDir reports a folder setting that is absolute or leaves the module.
+// check reports msg, when not empty, at the value n of the setting path.
+func (p *parser) check(n *yaml.Node, path, msg string) bool {
+	if msg != "" {
+		p.errorf(deref(n), path, "%s", msg)
+		return false
+	}
+	return true
+}
+
+// checkDir reports a folder setting that is not a relative path of plain
+// names, leaves the module, or passes through a link.
 func (p *parser) checkDir(n *yaml.Node, where, dir string) {
-	if dir == "" {
-		p.errorf(n, where, "must not be empty (use \".\" for the spec's folder)")
-		return
-	}
-	if filepath.IsAbs(dir) || path.IsAbs(dir) || filepath.VolumeName(dir) != "" || driveLetter.MatchString(dir) {
-		p.errorf(n, where, "%q must be relative to the spec's folder", dir)
-		return
-	}
-	if strings.Contains(dir, `\`) {
-		p.errorf(n, where, "%q: use / as the path separator", dir)
+	if !p.check(n, where, badFolder(dir)) {
 		return
 	}
 	root, specDir, inModule, err := p.boundary()
@@ -402,12 +386,7 @@ func (p *parser) consumer(n *yaml.Node, path string) (Consumer, consumerInfo) {
 	if e, ok := m.get("name"); ok {
 		if v, ok := p.str(e.val, join(path, "name")); ok {
 			c.Name = v
-			switch {
-			case !consumerName.MatchString(v):
-				p.errorf(deref(e.val), join(path, "name"), "%q is not snake_case (lowercase letters and digits, words separated by one _, starting with a letter)", v)
-			case len(v) > maxConsumerName:
-				p.errorf(deref(e.val), join(path, "name"), "name is longer than %d characters", maxConsumerName)
-			default:
+			if p.check(e.val, join(path, "name"), badConsumerName(v)) {
 				info.name = deref(e.val)
 			}
 		}
@@ -417,6 +396,7 @@ func (p *parser) consumer(n *yaml.Node, path string) (Consumer, consumerInfo) {
 	if e, ok := m.get("topic"); ok {
 		if v, ok := p.str(e.val, join(path, "topic")); ok {
 			c.Topic = v
+			p.check(e.val, join(path, "topic"), badTopic(v))
 		}
 	}
 	declared := false // message fields are declared and valid enough to check names against
@@ -434,7 +414,7 @@ func (p *parser) consumer(n *yaml.Node, path string) (Consumer, consumerInfo) {
 
 	if e, ok := m.get("key"); ok {
 		names, nodes, ok := p.names(e.val, join(path, "key"), "key")
-		if ok && len(names) == 0 {
+		if ok && len(deref(e.val).Content) == 0 {
 			p.errorf(deref(e.val), join(path, "key"), "list at least one field")
 		}
 		c.Key = names
@@ -525,7 +505,7 @@ func (p *parser) consumer(n *yaml.Node, path string) (Consumer, consumerInfo) {
 	if e, ok := m.get("hash_tag"); ok {
 		if effectKnown && c.Effect != EffectRedis {
 			p.errorf(e.key, join(path, "hash_tag"), "hash_tag applies only to effect: redis")
-		} else if v, ok := p.str(e.val, join(path, "hash_tag")); ok {
+		} else if v, ok := p.str(e.val, join(path, "hash_tag")); ok && p.check(e.val, join(path, "hash_tag"), badFieldRef(v)) {
 			c.HashTag = v
 			if declared {
 				typ, ok := typeOf(v)
@@ -553,7 +533,7 @@ func (p *parser) names(n *yaml.Node, path, what string) ([]string, []*yaml.Node,
 	for j, item := range items {
 		itemPath := fmt.Sprintf("%s[%d]", path, j)
 		v, ok := p.str(item, itemPath)
-		if !ok {
+		if !ok || !p.check(item, itemPath, badFieldRef(v)) {
 			continue
 		}
 		if slices.Contains(names, v) {
@@ -614,8 +594,8 @@ func (p *parser) message(n *yaml.Node, path string) (msg Message, declared bool)
 			f.Type = t
 		}
 		switch {
-		case !fieldName.MatchString(name):
-			p.errorf(e.key, fpath, "%q is not a valid field name (lowercase letters, digits and _, starting with a letter)", name)
+		case badFieldName(name) != "":
+			p.errorf(e.key, fpath, "%s", badFieldName(name))
 		case slices.Contains(reservedFieldNames, f.GoName):
 			p.errorf(e.key, fpath, "the Go name %s is taken by a generated method; rename the field", f.GoName)
 		case goNames[f.GoName] != "":
@@ -626,23 +606,6 @@ func (p *parser) message(n *yaml.Node, path string) (msg Message, declared bool)
 		msg.Fields = append(msg.Fields, f)
 	}
 	return msg, true
-}
-
-// splitType splits "import/path.TypeName".
-func splitType(qualified string) (pkgPath, name string, err error) {
-	dot := strings.LastIndex(qualified, ".")
-	if dot <= 0 || dot < strings.LastIndex(qualified, "/") || strings.ContainsFunc(qualified, unicode.IsSpace) ||
-		strings.HasPrefix(qualified, ".") || strings.HasPrefix(qualified, "/") {
-		return "", "", fmt.Errorf("%q is not a qualified Go type (want import/path.TypeName)", qualified)
-	}
-	pkgPath, name = qualified[:dot], qualified[dot+1:]
-	switch {
-	case !token.IsIdentifier(name):
-		return "", "", fmt.Errorf("%q is not a qualified Go type (want import/path.TypeName)", qualified)
-	case !token.IsExported(name):
-		return "", "", fmt.Errorf("type %s is not exported", name)
-	}
-	return pkgPath, name, nil
 }
 
 // checkNames reports consumer names that repeat, and consumers whose

@@ -138,9 +138,17 @@ func (m mapping) get(name string) (entry, bool) {
 	return e, ok
 }
 
-// join appends a field name to a path.
+// plainName is a field name a path shows as it is; others are quoted, so
+// that an error never prints a control character or an ambiguous dot.
+var plainName = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+
+// join appends a field name to a path: "consumers[0].key", or
+// `message.fields["a.b"]` for a name that is not plain.
 func join(path, name string) string {
-	if path == "" {
+	switch {
+	case !plainName.MatchString(name):
+		return path + "[" + strconv.Quote(name) + "]"
+	case path == "":
 		return name
 	}
 	return path + "." + name

@@ -8,9 +8,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/idemkit/idem/spec"
 )
 
 // starterSpec is the spec idemgen init writes: the four consumers of the
@@ -91,9 +92,6 @@ func StarterSpec(pkg string) []byte {
 	return fmt.Appendf(nil, starterSpec, pkg)
 }
 
-// packageName is what a spec accepts as package (spec's rule).
-var packageName = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
-
 func runInit(args []string, stdout, _ io.Writer) error {
 	fs := newFlags("init")
 	file := fs.String("f", DefaultSpec, "the spec file to write")
@@ -104,7 +102,7 @@ func runInit(args []string, stdout, _ io.Writer) error {
 	if fs.NArg() > 0 {
 		return usagef("init takes no arguments (use -f file)")
 	}
-	if *pkg != "" && (!packageName.MatchString(*pkg) || token.IsKeyword(*pkg)) {
+	if *pkg != "" && !spec.ValidPackageName(*pkg) {
 		return usagef("-package %q: not a Go package name (lowercase letters, digits and _)", *pkg)
 	}
 	if *pkg == "" {
@@ -134,7 +132,7 @@ func runInit(args []string, stdout, _ io.Writer) error {
 // in dir (test packages aside), else dir's name when it is a package name,
 // else "orders".
 func guessPackage(dir string) string {
-	valid := func(p string) bool { return packageName.MatchString(p) && !token.IsKeyword(p) }
+	valid := spec.ValidPackageName
 	if p := os.Getenv("GOPACKAGE"); valid(p) && !strings.HasSuffix(p, "_test") {
 		return p
 	}

@@ -21,14 +21,14 @@ const (
 	// dedup records.
 	ContextConsumer = "context"
 	// ContextTopic is the topic the context consumer reads, as the spec names it.
-	ContextTopic = "a \"quoted\" */ topic\nwith a newline"
+	ContextTopic = "shop/*/orders.>"
 )
 
-// Context is the message of the context consumer (topic "a \"quoted\" */
-// topic\nwith a newline"), a JSON object. Its business key is ctx, m, err, key,
-// tx, h and k; a duplicate must agree with it on ctx, m, err, key, tx, h, k, f,
-// w, fp, body, store, apply, opts, present, pipe, lease, tag, guard, sql, json,
-// fmt, errors, time, strings, strconv and redis (the fingerprint).
+// Context is the message of the context consumer (topic "shop/*/orders.>"), a
+// JSON object. Its business key is ctx, m, err, key, tx, h and k; a duplicate
+// must agree with it on ctx, m, err, key, tx, h, k, f, w, fp, body, store,
+// apply, opts, present, pipe, lease, tag, guard, sql, json, fmt, errors, time,
+// strings, strconv and redis (the fingerprint).
 type Context struct {
 	Ctx     string    `json:"ctx"`     // key and fingerprint
 	M       string    `json:"m"`       // key and fingerprint
