@@ -61,26 +61,28 @@ func isGenerated(data []byte) bool {
 // KindDelete change. Its apply stub is the user's and stays; migrations are
 // never deleted. A folder two specs write into must not be named.
 // Plan only reads.
+//
+// Errors about a file are *FileError values.
 func Plan(dir string, files []File, owned ...string) ([]Change, error) {
-	t, err := modfs.Open(dir)
+	changes, err := PlanAll([]Tree{{Dir: dir, Files: files, Owned: owned}})
 	if err != nil {
 		return nil, err
 	}
-	defer t.Close()
-	return plan(t, files, owned)
+	return changes[0], nil
 }
 
-func plan(t *modfs.Tree, files []File, owned []string) ([]Change, error) {
+// plan is Plan in the opened tree t; its errors have Tree 0.
+func plan(t *modfs.Tree, files []File, owned []string) ([]Change, []*FileError) {
 	var changes []Change
-	var errs []error
+	var errs []*FileError
 	seen := map[string]bool{}
 	for _, f := range files {
 		if err := checkPath(f.Path); err != nil {
-			errs = append(errs, err)
+			errs = append(errs, &FileError{Err: err})
 			continue
 		}
 		if seen[f.Path] {
-			errs = append(errs, fmt.Errorf("%s: listed twice", f.Path))
+			errs = append(errs, &FileError{Path: f.Path, Err: errors.New("listed twice")})
 			continue
 		}
 		seen[f.Path] = true
@@ -96,10 +98,10 @@ func plan(t *modfs.Tree, files []File, owned []string) ([]Change, error) {
 		case errors.Is(err, fs.ErrNotExist):
 			changes = append(changes, Change{File: f, Kind: KindCreate})
 		case err != nil:
-			errs = append(errs, fmt.Errorf("%s: %w%s", f.Path, unwrapPathError(err), refusedHint(f.Mode, err)))
+			errs = append(errs, &FileError{Path: f.Path, Err: fmt.Errorf("%w%s", unwrapPathError(err), refusedHint(f.Mode, err))})
 		case f.Mode == ModeStub || bytes.Equal(old, f.Data):
 		case f.Mode == ModeMigration:
-			errs = append(errs, fmt.Errorf("%s: the migration exists with other content; an applied migration is never rewritten: restore it (git checkout), or undo the spec change that altered it (table, dialect, migrations settings)", f.Path))
+			errs = append(errs, &FileError{Path: f.Path, Err: errors.New("the migration exists with other content; an applied migration is never rewritten: restore it (git checkout), or undo the spec change that altered it (table, dialect, migrations settings)")})
 		case !isGenerated(old):
 			changes = append(changes, Change{File: f, Kind: KindUpdate, Foreign: true})
 		default:
@@ -113,10 +115,14 @@ func plan(t *modfs.Tree, files []File, owned []string) ([]Change, error) {
 	}
 	changes = append(changes, orphans...)
 	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+		return nil, errs
 	}
-	slices.SortFunc(changes, func(a, b Change) int { return strings.Compare(a.File.Path, b.File.Path) })
+	sortChanges(changes)
 	return changes, nil
+}
+
+func sortChanges(changes []Change) {
+	slices.SortFunc(changes, func(a, b Change) int { return strings.Compare(a.File.Path, b.File.Path) })
 }
 
 // refusedHint says what to do about a file Plan refuses to read.
@@ -135,7 +141,7 @@ func refusedHint(m Mode, err error) string {
 
 // orphans returns the generated handlers in the owned folders that files
 // does not list.
-func orphans(t *modfs.Tree, files []File, owned []string) ([]Change, error) {
+func orphans(t *modfs.Tree, files []File, owned []string) ([]Change, *FileError) {
 	listed := map[string]bool{}
 	folders := map[string]bool{}
 	for _, o := range owned {
@@ -151,7 +157,7 @@ func orphans(t *modfs.Tree, files []File, owned []string) ([]Change, error) {
 			continue
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", folder, unwrapPathError(err))
+			return nil, &FileError{Path: folder, Err: unwrapPathError(err)}
 		}
 		for _, e := range entries {
 			p := path.Join(folder, e.Name())
@@ -160,7 +166,7 @@ func orphans(t *modfs.Tree, files []File, owned []string) ([]Change, error) {
 			}
 			old, err := t.ReadFile(p, modfs.MaxFileSize)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", p, unwrapPathError(err))
+				return nil, &FileError{Path: p, Err: unwrapPathError(err)}
 			}
 			if isGenerated(old) {
 				out = append(out, Change{File: File{Path: p, Mode: ModeGenerated}, Old: old, Kind: KindDelete})
@@ -206,12 +212,12 @@ func migrationVersion(name string) (int, bool) {
 // .sql file of their folder (written before with another name, after a
 // change of the table's name, say): migration tools refuse two migrations of
 // one version, or apply only one of them.
-func checkVersions(t *modfs.Tree, changes []Change) []error {
+func checkVersions(t *modfs.Tree, changes []Change) []*FileError {
 	mine := map[string]bool{}
 	for _, c := range changes {
 		mine[c.File.Path] = true
 	}
-	var errs []error
+	var errs []*FileError
 	listed := map[string][]os.DirEntry{}
 	for _, c := range changes {
 		if c.File.Mode != ModeMigration || c.Kind != KindCreate {
@@ -230,7 +236,7 @@ func checkVersions(t *modfs.Tree, changes []Change) []error {
 		for _, e := range entries {
 			other := path.Join(folder, e.Name())
 			if w, ok := migrationVersion(e.Name()); ok && w == v && !mine[other] && !e.IsDir() {
-				errs = append(errs, fmt.Errorf("%s: migration version %d is taken by %s; remove that file if it was never applied, or set migrations.version to a free version", c.File.Path, v, other))
+				errs = append(errs, &FileError{Path: c.File.Path, Err: fmt.Errorf("migration version %d is taken by %s; remove that file if it was never applied, or set migrations.version to a free version", v, other)})
 			}
 		}
 	}
@@ -246,23 +252,16 @@ func checkVersions(t *modfs.Tree, changes []Change) []error {
 // the files renamed before it in place. Like Plan, Write never goes through
 // a symbolic link or outside the module.
 func Write(dir string, files []File, owned ...string) ([]Change, error) {
-	t, err := modfs.Open(dir)
+	changes, err := WriteAll([]Tree{{Dir: dir, Files: files, Owned: owned}})
 	if err != nil {
 		return nil, err
 	}
-	defer t.Close()
-	changes, err := plan(t, files, owned)
-	if err != nil {
-		return nil, err
-	}
-	if err := commit([]pending{{t, changes}}); err != nil {
-		return nil, err
-	}
-	return changes, nil
+	return changes[0], nil
 }
 
-// pending are the changes to make in one tree.
+// pending are the changes to make in one tree, the index-th of its run.
 type pending struct {
+	index   int
 	t       *modfs.Tree
 	changes []Change
 }
@@ -272,7 +271,7 @@ type pending struct {
 // before the renames removes what it made.
 func commit(work []pending) error {
 	type temp struct {
-		t         *modfs.Tree
+		w         pending
 		tmp, path string
 	}
 	type folder struct {
@@ -285,7 +284,7 @@ func commit(work []pending) error {
 	)
 	cleanup := func() {
 		for _, tm := range temps {
-			tm.t.Remove(tm.tmp)
+			tm.w.t.Remove(tm.tmp)
 		}
 		for _, d := range slices.Backward(made) {
 			d.t.RemoveFolder(d.path)
@@ -302,7 +301,7 @@ func commit(work []pending) error {
 			}
 			if err != nil {
 				cleanup()
-				return fmt.Errorf("%s: %w", c.File.Path, unwrapPathError(err))
+				return &FileError{Tree: w.index, Path: c.File.Path, Err: unwrapPathError(err)}
 			}
 			mode := fs.FileMode(0o644)
 			if fi, err := w.t.Lstat(c.File.Path); err == nil {
@@ -311,17 +310,17 @@ func commit(work []pending) error {
 			tmp, err := w.t.WriteTemp(c.File.Path, c.File.Data, mode)
 			if err != nil {
 				cleanup()
-				return fmt.Errorf("%s: %w", c.File.Path, unwrapPathError(err))
+				return &FileError{Tree: w.index, Path: c.File.Path, Err: unwrapPathError(err)}
 			}
-			temps = append(temps, temp{w.t, tmp, c.File.Path})
+			temps = append(temps, temp{w, tmp, c.File.Path})
 		}
 	}
 	for i, tm := range temps {
-		if err := tm.t.Rename(tm.tmp, tm.path); err != nil {
+		if err := tm.w.t.Rename(tm.tmp, tm.path); err != nil {
 			for _, rest := range temps[i:] {
-				rest.t.Remove(rest.tmp)
+				rest.w.t.Remove(rest.tmp)
 			}
-			return fmt.Errorf("%s: %w", tm.path, unwrapPathError(err))
+			return &FileError{Tree: tm.w.index, Path: tm.path, Err: unwrapPathError(err)}
 		}
 	}
 	for _, w := range work {
@@ -330,7 +329,7 @@ func commit(work []pending) error {
 				continue
 			}
 			if err := w.t.Remove(c.File.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return fmt.Errorf("%s: %w", c.File.Path, unwrapPathError(err))
+				return &FileError{Tree: w.index, Path: c.File.Path, Err: unwrapPathError(err)}
 			}
 		}
 	}

@@ -314,6 +314,9 @@ func (t *Tree) ReadDir(p string) ([]fs.DirEntry, error) {
 	if err := t.walk(p, rel, true); err != nil {
 		return nil, err
 	}
+	if t.r == nil {
+		return nil, &fs.PathError{Op: "open", Path: p, Err: fs.ErrNotExist}
+	}
 	f, err := t.r.Open(rel)
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: p, Err: unwrap(err)}
@@ -334,7 +337,7 @@ func (t *Tree) MkdirAll(p string) ([]string, error) {
 	if err != nil {
 		return nil, &fs.PathError{Op: "mkdir", Path: p, Err: err}
 	}
-	if err := t.walk(p, rel, true); err == nil || !errors.Is(err, fs.ErrNotExist) {
+	if err := t.walk(p, rel, true); (err == nil && t.r != nil) || err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
 	if t.r == nil {
@@ -380,6 +383,9 @@ func (t *Tree) WriteTemp(p string, data []byte, perm fs.FileMode) (string, error
 	}
 	if err := t.walk(p, rel, false); err != nil {
 		return "", err
+	}
+	if t.r == nil {
+		return "", &fs.PathError{Op: "write", Path: p, Err: fs.ErrNotExist}
 	}
 	dir, name := path.Split(rel)
 	var f *os.File
@@ -448,6 +454,9 @@ func (t *Tree) RemoveFolder(p string) error {
 	}
 	if err := t.walk(p, rel, true); err != nil {
 		return err
+	}
+	if t.r == nil || rel == "." {
+		return &fs.PathError{Op: "remove", Path: p, Err: errors.New("is the module's root")}
 	}
 	if err := t.r.Remove(rel); err != nil {
 		return &fs.PathError{Op: "remove", Path: p, Err: unwrap(err)}

@@ -33,8 +33,11 @@
 //	   an existing migration with different content, an I/O error
 //	2  a usage error: unknown command or flag, bad arguments
 //
-// On any error nothing is written: generate plans every spec named before it
-// writes any file.
+// On any error nothing is written: generate plans every spec named, checks
+// them against each other (a file two specs write must have the same
+// content in both; two new migrations of one folder need two versions),
+// and writes the temporary files of all of them before it renames any into
+// place.
 package cli
 
 import (
@@ -364,8 +367,8 @@ func (p *plan) owned() []string {
 	return []string{p.spec.Output}
 }
 
-// load loads and generates t and compares it with the disk. Spec errors are
-// written to stderr and reported as errReported.
+// load loads and generates t. Spec errors are written to stderr and
+// reported as errReported.
 func load(t target, stderr io.Writer) (*plan, error) {
 	s, err := spec.Load(t.path)
 	if err != nil {
@@ -380,33 +383,36 @@ func load(t target, stderr io.Writer) (*plan, error) {
 	if err != nil {
 		return nil, specError(t.path, err, stderr)
 	}
-	changes, err := generator.Plan(s.Dir, files, s.Output)
-	if err != nil {
-		return nil, planError(s, files, err, stderr)
-	}
-	return &plan{spec: s, files: files, changes: changes}, nil
+	return &plan{spec: s, files: files}, nil
 }
 
-// planError prints the errors of generator.Plan or Write (each names a file
-// relative to the spec's folder: a migration that differs from the one on
-// disk, a taken version) one per line with the file's path as the user
-// sees it, and returns errReported.
-func planError(s *spec.Spec, files []generator.File, err error, stderr io.Writer) error {
+// trees returns the plans as the generator's trees.
+func trees(plans []*plan) []generator.Tree {
+	trees := make([]generator.Tree, len(plans))
+	for i, p := range plans {
+		trees[i] = generator.Tree{Dir: p.spec.Dir, Files: p.files, Owned: p.owned(), Name: p.spec.File}
+	}
+	return trees
+}
+
+// planError prints the errors of generator.PlanAll or WriteAll one per
+// line, each file (relative to its spec's folder) as the user sees it, and
+// returns errReported.
+func planError(plans []*plan, err error, stderr io.Writer) error {
 	errs := []error{err}
 	if j, ok := err.(interface{ Unwrap() []error }); ok {
 		errs = j.Unwrap()
 	}
 	for _, e := range errs {
 		line := e.Error()
-		prefixed := false
-		for _, f := range files {
-			if rest, ok := strings.CutPrefix(line, f.Path+": "); ok {
-				line, prefixed = display(s, f.Path)+": "+rest, true
-				break
+		var fe *generator.FileError
+		if errors.As(e, &fe) && fe.Tree < len(plans) {
+			s := plans[fe.Tree].spec
+			if fe.Path != "" {
+				line = display(s, fe.Path) + ": " + fe.Err.Error()
+			} else {
+				line = filepath.ToSlash(s.File) + ": " + fe.Err.Error()
 			}
-		}
-		if !prefixed {
-			line = filepath.ToSlash(s.File) + ": " + line
 		}
 		fmt.Fprintf(stderr, "idemgen: %s\n", line)
 	}
@@ -436,7 +442,8 @@ func display(s *spec.Spec, p string) string {
 	return filepath.ToSlash(filepath.Join(s.Dir, filepath.FromSlash(p)))
 }
 
-// loadAll loads every target, reporting all the errors before returning.
+// loadAll loads every target and plans them all together (every spec before
+// any file is written), reporting all the errors before returning.
 func loadAll(targets []target, stderr io.Writer) ([]*plan, error) {
 	var plans []*plan
 	failed := false
@@ -466,8 +473,14 @@ func loadAll(targets []target, stderr io.Writer) ([]*plan, error) {
 		}
 		for _, p := range ps {
 			p.shared = true
-			p.changes = slices.DeleteFunc(p.changes, func(c generator.Change) bool { return c.Kind == generator.KindDelete })
 		}
+	}
+	changes, err := generator.PlanAll(trees(plans))
+	if err != nil {
+		return nil, planError(plans, err, stderr)
+	}
+	for i, p := range plans {
+		p.changes = changes[i]
 	}
 	return plans, nil
 }
@@ -491,11 +504,13 @@ func runGenerate(args []string, stdout, stderr io.Writer) error {
 	if err := checkGoPackage(plans); err != nil {
 		return err
 	}
-	for _, p := range plans {
-		changes, err := generator.Write(p.spec.Dir, p.files, p.owned()...)
-		if err != nil {
-			return planError(p.spec, p.files, err, stderr)
-		}
+	// Every spec's files, written together: nothing unless all plan cleanly.
+	all, err := generator.WriteAll(trees(plans))
+	if err != nil {
+		return planError(plans, err, stderr)
+	}
+	for i, p := range plans {
+		changes := all[i]
 		written := map[string]bool{}
 		for _, c := range changes {
 			written[c.File.Path] = true
