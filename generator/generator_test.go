@@ -242,6 +242,16 @@ func TestGenerateRefusesHostileSpec(t *testing.T) {
 		{"hash tag elsewhere", func(s *spec.Spec) { s.Consumers[0].HashTag = "id" }, `consumers[0].hash_tag: hash_tag applies only to effect: redis`},
 		{"unknown effect", func(s *spec.Spec) { s.Consumers[0].Effect = "kafka" }, `consumers[0].effect: unknown value "kafka"`},
 		{"no consumers", func(s *spec.Spec) { s.Consumers = nil }, `consumers: list at least one consumer`},
+		{"retention below the minimum", func(s *spec.Spec) { s.Retention = 168 }, `retention: 168ns is below the minimum of 1m; did you mean 168h?`},
+		{"consumer retention below the minimum", func(s *spec.Spec) { s.Consumers[0].Retention = time.Second }, `consumers[0].retention: 1s is below the minimum of 1m`},
+		{"lease below the minimum", func(s *spec.Spec) {
+			c := &s.Consumers[0]
+			c.Effect, c.Store, c.Delivery, c.OnError, c.Lease = "external", "sql", "at-least-once", "release", 30*time.Millisecond
+		}, `consumers[0].lease: 30ms is below the minimum of 1s; did you mean 30s?`},
+		{"lease not below the retention", func(s *spec.Spec) {
+			c := &s.Consumers[0]
+			c.Effect, c.Store, c.Delivery, c.OnError, c.Lease, c.Retention = "external", "sql", "at-least-once", "release", time.Hour, time.Hour
+		}, `consumers[0].lease: lease 1h must be shorter than the retention (1h)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -65,7 +65,9 @@
 //     version: number of the first file, from 1 (default) to
 //     999999999999999, which admits timestamps.
 //   - retention: how long outcomes are kept, for every consumer that does not
-//     set its own (default 168h). A positive Go duration: 30s, 15m, 168h.
+//     set its own (default 168h). A Go duration (15m, 168h, 1h30m) of at
+//     least 1m (MinRetention, which the guard runtime requires too): below
+//     it, the error suggests the likely unit (168ns: did you mean 168h?).
 //   - consumers (required): the guarded handlers, at least one.
 //
 // # Consumers
@@ -101,7 +103,7 @@
 //   - store, lease, delivery, on_error: for effect external only; an error
 //     elsewhere. store: where the claim lives, sql (default) or redis. lease:
 //     how long a claim blocks duplicates before it may be taken over (default
-//     30s; shorter than the retention). delivery: at-least-once (default; an
+//     30s; at least 1s, MinLease, and shorter than the retention). delivery: at-least-once (default; an
 //     expired lease is taken over and the call may run again, so pass the
 //     lease's key to the provider) or at-most-once (an expired lease makes
 //     the key uncertain; the call never runs twice without an operator).

@@ -142,12 +142,10 @@ func (p *parser) parse(data []byte) *Spec {
 	if e, ok := m.get("migrations"); ok {
 		p.migrations(e.val, &s.Migrations)
 	}
-	retentionNode := (*yaml.Node)(nil)
 	retentionBad := false
 	if e, ok := m.get("retention"); ok {
-		if d, ok := p.duration(e.val, "retention"); ok {
+		if d, ok := p.durationAtLeast(e.val, "retention", MinRetention, "h"); ok {
 			s.Retention = d
-			retentionNode = deref(e.val)
 		} else {
 			retentionBad = true
 		}
@@ -171,7 +169,7 @@ func (p *parser) parse(data []byte) *Spec {
 
 	p.checkNames(s, infos)
 	p.checkDialect(s, m, dialectSet, dialectNode)
-	p.checkLeases(s, infos, retentionNode, retentionBad)
+	p.checkLeases(s, infos, retentionBad)
 	return s
 }
 
@@ -208,29 +206,20 @@ func (p *parser) checkDialect(s *Spec, root mapping, dialectSet bool, dialectNod
 }
 
 // checkLeases requires the lease of every external consumer to be shorter
-// than its retention. The error goes to the lease when the spec sets it,
-// else to the retention that is too short.
-func (p *parser) checkLeases(s *Spec, infos []consumerInfo, retentionNode *yaml.Node, retentionBad bool) {
+// than its retention. Only a lease the spec sets can fail: the default lease
+// (30s) is below the minimum retention (1m).
+func (p *parser) checkLeases(s *Spec, infos []consumerInfo, retentionBad bool) {
 	for i, c := range s.Consumers {
 		info := infos[i]
-		if c.Effect != EffectExternal || info.badTiming || retentionBad && c.Retention == 0 {
+		if c.Effect != EffectExternal || info.badTiming || info.lease == nil || retentionBad && c.Retention == 0 {
 			continue
 		}
-		path := fmt.Sprintf("consumers[%d]", i)
-		retention, rnode, rpath := c.Retention, info.retention, path+".retention"
+		retention := c.Retention
 		if retention == 0 {
-			retention, rnode, rpath = s.Retention, retentionNode, "retention"
+			retention = s.Retention
 		}
-		if c.Lease < retention {
-			continue
-		}
-		switch {
-		case info.lease != nil:
-			p.errorf(info.lease, path+".lease", "lease %s must be shorter than the retention (%s)", fmtDuration(c.Lease), fmtDuration(retention))
-		case rnode != nil && rpath == "retention":
-			p.errorf(rnode, rpath, "retention %s must be longer than the lease of consumers[%d] (%s, the default)", fmtDuration(retention), i, fmtDuration(c.Lease))
-		case rnode != nil:
-			p.errorf(rnode, rpath, "retention %s must be longer than the lease (%s, the default)", fmtDuration(retention), fmtDuration(c.Lease))
+		if c.Lease >= retention {
+			p.errorf(info.lease, fmt.Sprintf("consumers[%d].lease", i), "lease %s must be shorter than the retention (%s)", fmtDuration(c.Lease), fmtDuration(retention))
 		}
 	}
 }
@@ -477,7 +466,7 @@ func (p *parser) consumer(n *yaml.Node, path string) (Consumer, consumerInfo) {
 		}
 	}
 	if e, ok := m.get("lease"); ok && externalOnly(e, "lease") {
-		if d, ok := p.duration(e.val, join(path, "lease")); ok {
+		if d, ok := p.durationAtLeast(e.val, join(path, "lease"), MinLease, "s"); ok {
 			c.Lease = d
 			info.lease = deref(e.val)
 		} else {
@@ -495,7 +484,7 @@ func (p *parser) consumer(n *yaml.Node, path string) (Consumer, consumerInfo) {
 		}
 	}
 	if e, ok := m.get("retention"); ok {
-		if d, ok := p.duration(e.val, join(path, "retention")); ok {
+		if d, ok := p.durationAtLeast(e.val, join(path, "retention"), MinRetention, "h"); ok {
 			c.Retention = d
 			info.retention = deref(e.val)
 		} else {

@@ -85,6 +85,15 @@ const (
 	TypeUUID    = "uuid"  // a string holding a canonical (lowercase) UUID
 )
 
+// The shortest durations a spec may set, which the guard runtime requires
+// too (guard.NewConfig): a retention shorter than a minute (168ns, a typo
+// for 168h) would forget every key at once, and a lease shorter than a
+// second would be taken over while its effect runs.
+const (
+	MinRetention = time.Minute
+	MinLease     = time.Second
+)
+
 // Defaults applied by Parse to settings the spec leaves out.
 const (
 	DefaultOutput            = "."

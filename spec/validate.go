@@ -25,6 +25,9 @@ func (s *Spec) Validate() error {
 	if s.Migrations.Version < 1 || s.Migrations.Version > maxMigrationVersion {
 		v.check(top, "migrations.version", fmt.Sprintf("must be between 1 and %d, got %d", maxMigrationVersion, s.Migrations.Version))
 	}
+	if s.Retention < MinRetention {
+		v.check(top, "retention", belowMinimum(s.Retention.String(), s.Retention, MinRetention, "h"))
+	}
 	if len(s.Consumers) == 0 {
 		v.check(top, "consumers", "list at least one consumer")
 	}
@@ -70,10 +73,23 @@ func (v *validator) consumer(s *Spec, i int) {
 	if storesInSQL(*c) != "" {
 		v.oneOf(pos, "dialect", s.Dialect, dialects)
 	}
+	retention := c.Retention
+	switch {
+	case retention == 0:
+		retention = s.Retention
+	case retention < MinRetention:
+		v.check(pos, path+".retention", belowMinimum(retention.String(), retention, MinRetention, "h"))
+	}
 	if c.Effect == EffectExternal {
 		v.oneOf(pos, path+".store", c.Store, stores)
 		v.oneOf(pos, path+".delivery", c.Delivery, deliveries)
 		v.oneOf(pos, path+".on_error", c.OnError, onErrors)
+		switch {
+		case c.Lease < MinLease:
+			v.check(pos, path+".lease", belowMinimum(c.Lease.String(), c.Lease, MinLease, "s"))
+		case c.Lease >= retention:
+			v.check(pos, path+".lease", fmt.Sprintf("lease %s must be shorter than the retention (%s)", fmtDuration(c.Lease), fmtDuration(retention)))
+		}
 	}
 
 	m := c.Message

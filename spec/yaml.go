@@ -356,3 +356,33 @@ func (p *parser) duration(n *yaml.Node, path string) (time.Duration, bool) {
 	}
 	return d, true
 }
+
+// durationAtLeast reads n as a duration of at least min. Below it, the
+// error suggests the same number with unit, the likely typo: a retention of
+// 168ns was meant as 168h, a lease of 30ms as 30s.
+func (p *parser) durationAtLeast(n *yaml.Node, path string, min time.Duration, unit string) (time.Duration, bool) {
+	d, ok := p.duration(n, path)
+	if !ok {
+		return 0, false
+	}
+	if d < min {
+		p.errorf(deref(n), path, "%s", belowMinimum(deref(n).Value, d, min, unit))
+		return 0, false
+	}
+	return d, true
+}
+
+// singleUnit matches a duration of one number and one unit.
+var singleUnit = regexp.MustCompile(`^\+?([0-9]+(?:\.[0-9]*)?)(ns|us|µs|μs|ms|s|m|h)$`)
+
+// belowMinimum says that the duration text (d) is below min, and suggests
+// its number with unit when that is a duration of at least min.
+func belowMinimum(text string, d, min time.Duration, unit string) string {
+	msg := fmt.Sprintf("%s is below the minimum of %s", text, fmtDuration(min))
+	if m := singleUnit.FindStringSubmatch(text); m != nil && m[2] != unit {
+		if s, err := time.ParseDuration(m[1] + unit); err == nil && s >= min {
+			msg += fmt.Sprintf("; did you mean %s%s?", m[1], unit)
+		}
+	}
+	return msg
+}
