@@ -2,6 +2,7 @@ package generator
 
 import (
 	"fmt"
+	"go/token"
 	"slices"
 	"strconv"
 
@@ -456,7 +457,7 @@ func (g *consumerGen) handle(f *jen.File) {
 		goNames := make([]string, len(required))
 		for i, fl := range required {
 			n := spec.GoName(fl.Name)
-			if n == "" || names[n] {
+			if !token.IsIdentifier(n) || !token.IsExported(n) || names[n] {
 				n = "F" + strconv.Itoa(i)
 			}
 			names[n] = true

@@ -119,11 +119,25 @@
 // # Messages
 //
 // message.fields declares the message's fields in order, name: type. Names
-// are the JSON names (lowercase letters, digits and _, starting with a
-// letter); the generated struct field is GoName(name). Two names with the
-// same Go name (a_b and a__b give AB) are an error, as are the Go names of
-// the generated methods (IdempotencyKey, Fingerprint, UnmarshalJSON,
-// MarshalJSON, Validate). The types:
+// are the JSON names, as the producer writes them: letters, digits, _, - and
+// ., starting with a letter or _, at most 128 characters (order_id,
+// order-id, orderId, order.id, _id). The json tag of the generated struct
+// field keeps the name as it is; the field's Go name comes from it by one
+// rule, [GoName]'s:
+//
+//  1. split the name into words at _, - and ., and where the case changes
+//     (orderId → order Id, HTTPServer → HTTP Server; digits stay with the
+//     word before them);
+//  2. title-case each word, except golint's initialisms (ID, URL, HTTP,
+//     JSON, SQL, UUID, …), which are upper-cased;
+//  3. join the words: order_id, order-id, orderId and order.id all give
+//     OrderID, _id gives ID, sku gives Sku.
+//
+// A name whose Go name is empty (_) or starts with a digit (_2fa) is an
+// error, and so are two names with the same Go name (a_b and a__b give AB;
+// order_id and orderId give OrderID) and the Go names of the generated
+// methods (IdempotencyKey, Fingerprint, UnmarshalJSON, MarshalJSON,
+// Validate). The types:
 //
 //	string, int, int32, int64, uint32, uint64, bool, float64
 //	time   time.Time, RFC 3339 in JSON

@@ -19,8 +19,7 @@ var (
 	packageName  = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
 	tableName    = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,62}$`)
 	consumerName = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
-	fieldName    = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
-	fieldRef     = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]*$`)
+	fieldName    = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]*$`)
 	topicName    = regexp.MustCompile(`^[A-Za-z0-9._:/*>#+-]+$`)
 	folderPath   = regexp.MustCompile(`^[A-Za-z0-9._/-]+$`)
 	driveLetter  = regexp.MustCompile(`^[A-Za-z]:`)
@@ -84,18 +83,10 @@ func badTopic(v string) string {
 	return ""
 }
 
-// badFieldName checks the name of a declared message field.
+// badFieldName checks a field's JSON name: a declared field's, one named in
+// key, fingerprint or hash_tag, or a message.type field's.
 func badFieldName(v string) string {
 	if !fieldName.MatchString(v) || len(v) > maxFieldName {
-		return fmt.Sprintf("%q is not a valid field name (lowercase letters, digits and _, starting with a letter)", v)
-	}
-	return ""
-}
-
-// badFieldRef checks a field named in key, fingerprint or hash_tag, and
-// the JSON name of a message.type field: letters, digits, _, - and .
-func badFieldRef(v string) string {
-	if !fieldRef.MatchString(v) || len(v) > maxFieldName {
 		return fmt.Sprintf("%q is not a valid field name (letters, digits, _, - and ., starting with a letter or _, at most %d characters)", v, maxFieldName)
 	}
 	return ""

@@ -494,7 +494,7 @@ func (p *parser) consumer(n *yaml.Node, path string) (Consumer, consumerInfo) {
 	if e, ok := m.get("hash_tag"); ok {
 		if effectKnown && c.Effect != EffectRedis {
 			p.errorf(e.key, join(path, "hash_tag"), "hash_tag applies only to effect: redis")
-		} else if v, ok := p.str(e.val, join(path, "hash_tag")); ok && p.check(e.val, join(path, "hash_tag"), badFieldRef(v)) {
+		} else if v, ok := p.str(e.val, join(path, "hash_tag")); ok && p.check(e.val, join(path, "hash_tag"), badFieldName(v)) {
 			c.HashTag = v
 			if declared {
 				typ, ok := typeOf(v)
@@ -522,7 +522,7 @@ func (p *parser) names(n *yaml.Node, path, what string) ([]string, []*yaml.Node,
 	for j, item := range items {
 		itemPath := fmt.Sprintf("%s[%d]", path, j)
 		v, ok := p.str(item, itemPath)
-		if !ok || !p.check(item, itemPath, badFieldRef(v)) {
+		if !ok || !p.check(item, itemPath, badFieldName(v)) {
 			continue
 		}
 		if slices.Contains(names, v) {
@@ -585,6 +585,8 @@ func (p *parser) message(n *yaml.Node, path string) (msg Message, declared bool)
 		switch {
 		case badFieldName(name) != "":
 			p.errorf(e.key, fpath, "%s", badFieldName(name))
+		case goNameProblem(name) != "":
+			p.errorf(e.key, fpath, "%s", goNameProblem(name))
 		case slices.Contains(reservedFieldNames, f.GoName):
 			p.errorf(e.key, fpath, "the Go name %s is taken by a generated method; rename the field", f.GoName)
 		case goNames[f.GoName] != "":

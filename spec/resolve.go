@@ -5,7 +5,9 @@ import (
 	"go/types"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"golang.org/x/tools/go/packages"
 )
@@ -148,8 +150,8 @@ func (r *resolver) resolve(pkg *packages.Package, pkgPath, name string) {
 	} else {
 		var bad []string
 		for _, f := range fields {
-			if f.kind == "" || f.problem != "" {
-				bad = append(bad, f.name)
+			if !f.usable() {
+				bad = append(bad, strconv.Quote(f.name))
 			}
 		}
 		if len(bad) > 0 {
@@ -162,7 +164,7 @@ func (r *resolver) resolve(pkg *packages.Package, pkgPath, name string) {
 	r.c.Message.Resolved = &GoType{PkgPath: pkg.PkgPath, PkgName: pkg.Types.Name(), Name: name}
 	r.c.Message.Fields = nil
 	for _, f := range fields {
-		if f.kind == "" || f.problem != "" {
+		if !f.usable() {
 			continue
 		}
 		r.c.Message.Fields = append(r.c.Message.Fields, Field{
@@ -191,6 +193,13 @@ type jsonField struct {
 	problem  string // why the field cannot be used although JSON sees it
 	depth    int
 	tagged   bool
+}
+
+// usable reports whether the field can be a key, fingerprint or hash_tag
+// field: a supported type, reachable, and a JSON name of the spec's form
+// (which generated code and comments can hold).
+func (f jsonField) usable() bool {
+	return f.kind != "" && f.problem == "" && badFieldName(f.name) == ""
 }
 
 // jsonFields lists the fields encoding/json decodes into st, in order:
@@ -242,6 +251,9 @@ func collectFields(st *types.Struct, prefix, problem string, depth int, visiting
 			continue
 		}
 		name, _, _ := strings.Cut(tag, ",")
+		if !isValidTag(name) {
+			name = "" // as encoding/json: the Go name
+		}
 		if f.Embedded() && name == "" {
 			t, ptr := f.Type(), false
 			if p, ok := t.(*types.Pointer); ok {
@@ -283,6 +295,22 @@ func collectFields(st *types.Struct, prefix, problem string, depth int, visiting
 		}
 		*out = append(*out, jf)
 	}
+}
+
+// isValidTag reports whether encoding/json accepts name as a field's JSON
+// name (its isValidTag); it uses the Go name for one it does not.
+func isValidTag(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, c := range name {
+		switch {
+		case strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c):
+		case !unicode.IsLetter(c) && !unicode.IsDigit(c):
+			return false
+		}
+	}
+	return true
 }
 
 // kindOf maps a Go type to the spec field type the generator handles it as,

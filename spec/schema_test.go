@@ -318,7 +318,7 @@ func TestSchemaMatchesGo(t *testing.T) {
 		{append(consumer, "name", "pattern"), consumerName.String()},
 		{[]string{"$defs", "message", "properties", "fields", "propertyNames", "pattern"}, fieldName.String()},
 		{[]string{"$defs", "message", "properties", "fields", "propertyNames", "maxLength"}, float64(maxFieldName)},
-		{[]string{"$defs", "fieldRef", "pattern"}, fieldRef.String()},
+		{[]string{"$defs", "fieldRef", "pattern"}, fieldName.String()},
 		{[]string{"$defs", "fieldRef", "maxLength"}, float64(maxFieldName)},
 		{[]string{"$defs", "dir", "pattern"}, folderPath.String()},
 		{[]string{"$defs", "dir", "maxLength"}, float64(maxFolder)},

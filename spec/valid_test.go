@@ -471,6 +471,27 @@ func TestGoName(t *testing.T) {
 		"uuid":             "UUID",
 		"xmpp_xsrf_xss":    "XMPPXSRFXSS",
 		"":                 "",
+		// JSON names that are not snake_case: one rule for all.
+		"order-id":   "OrderID",
+		"orderId":    "OrderID",
+		"orderID":    "OrderID",
+		"order.id":   "OrderID",
+		"ORDER_ID":   "OrderID",
+		"OrderID":    "OrderID",
+		"_id":        "ID",
+		"HTTPServer": "HTTPServer",
+		"httpServer": "HTTPServer",
+		"sha256Sum":  "Sha256Sum",
+		"utf8Name":   "UTF8Name",
+		"SKU":        "Sku",
+		"unit-price": "UnitPrice",
+		"x.y-z_w":    "XYZW",
+		"a1B":        "A1B",
+		"2fa":        "2fa",
+		"_":          "",
+		"-.-":        "",
+		"userIDs":    "UserIDs",
+		"apiURLPath": "APIURLPath",
 	} {
 		if got := GoName(in); got != want {
 			t.Errorf("GoName(%q) = %q, want %q", in, got, want)

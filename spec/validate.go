@@ -102,19 +102,20 @@ func (v *validator) consumer(s *Spec, i int) {
 	goNames := map[string]bool{}
 	for j, f := range m.Fields {
 		fpath := fmt.Sprintf("%s.message.fields[%d]", path, j)
-		if m.Type == "" {
-			v.check(pos, fpath, badFieldName(f.Name))
-		} else {
-			v.check(pos, fpath, badFieldRef(f.Name))
-		}
+		v.check(pos, fpath, badFieldName(f.Name))
 		v.oneOf(pos, fpath+".type", f.Type, fieldTypes)
-		if m.Type == "" && (f.GoName != GoName(f.Name) || goNames[f.GoName]) {
-			v.check(pos, fpath, fmt.Sprintf("field %q: its Go name must be %s, once", f.Name, GoName(f.Name)))
+		switch {
+		case m.Type != "":
+			// A field of an existing Go type keeps its own Go name.
+		case goNameProblem(f.Name) != "":
+			v.check(pos, fpath, goNameProblem(f.Name))
+		case f.GoName != GoName(f.Name) || goNames[f.GoName]:
+			v.check(pos, fpath, fmt.Sprintf("field %q: its Go name must be %s, once in the message", f.Name, GoName(f.Name)))
 		}
 		goNames[f.GoName] = true
 	}
 	ref := func(where, name string, keyable bool) {
-		if msg := badFieldRef(name); msg != "" {
+		if msg := badFieldName(name); msg != "" {
 			v.check(pos, where, msg)
 			return
 		}

@@ -1,0 +1,12 @@
+// Package events holds a message type of another team whose JSON names are
+// not Go identifiers.
+package events
+
+// Shipped is named by message.type.
+type Shipped struct {
+	OrderID  string `json:"order-id"`
+	Carrier  string `json:"carrier.name"`
+	Weight   int64  `json:"weightGrams"`
+	Tracking string `json:"tracking%code"` // a JSON name the spec cannot name
+	Bad      string `json:"bad\\name"`     // encoding/json rejects the tag: its JSON name is Bad
+}
