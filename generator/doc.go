@@ -17,9 +17,10 @@
 //
 //   - a reference to guard.SupportPackageIsVersion1, so that a runtime too
 //     old (or too new) for the generated code fails at compile time;
-//   - the constants DeductInventoryConsumer (the consumer's name, the
-//     namespace of its dedup records) and DeductInventoryTopic (when the spec
-//     names a topic);
+//   - the constants DeductInventoryConsumer (the namespace of its dedup
+//     records: the consumer's name, with @v<N> for key_version N ≥ 2),
+//     DeductInventoryKeyIdentity (its spec.KeyIdentity) and
+//     DeductInventoryTopic (when the spec names a topic);
 //   - the message struct DeductInventory with json tags, unless the spec
 //     names an existing Go type (message.type);
 //   - IdempotencyKey and Fingerprint methods on it, which encode the business
@@ -45,8 +46,9 @@
 // field, redisguard.PinHashTag binds each key to its first tag.
 //
 // The spec's settings become options that the constructor layers under the
-// caller's, so the caller's options win: always the table and the effective
-// retention, and for external effects the lease, delivery and on_error. They
+// caller's, so the caller's options win: always the table, the effective
+// retention and the key identity (guard.WithKeyIdentity), and for external
+// effects the lease, delivery and on_error. They
 // are emitted even when they equal guard's defaults, because the store passed
 // in may have been built with other options: the handler behaves as its spec
 // says, whatever the store's settings, unless the caller passes options.
@@ -78,6 +80,14 @@
 // A migration is immutable: Plan refuses to overwrite one whose content
 // differs, and refuses a new migration whose version another .sql file in
 // the folder already has.
+//
+// # Key changes
+//
+// CheckKeyIdentities reads the key identity an existing handler records
+// (its constants, parsed with go/parser from what Plan read) and refuses a
+// spec that changes it under the same namespace, positioned at the
+// consumer's key, fingerprint or hash_tag; see the spec package's Key
+// changes.
 //
 // # A tree it does not trust
 //

@@ -44,21 +44,19 @@ func (g *consumerGen) topicText() string {
 func (g *consumerGen) constants(f *jen.File) {
 	var defs []jen.Code
 	add := func(c jen.Code) { defs = append(defs, c) }
-	doc(add, fmt.Sprintf("%sConsumer is the name of the %s consumer: the namespace of its dedup records.", g.t, g.c.Name))
-	add(jen.Id(g.t + "Consumer").Op("=").Lit(g.c.Name))
+	if g.c.KeyVersion > 1 {
+		doc(add, fmt.Sprintf("%sConsumer is the namespace of the dedup records of the %s consumer: its name, and @v%d for key_version %d.", g.t, g.c.Name, g.c.KeyVersion, g.c.KeyVersion))
+	} else {
+		doc(add, fmt.Sprintf("%sConsumer is the name of the %s consumer: the namespace of its dedup records.", g.t, g.c.Name))
+	}
+	add(jen.Id(g.t + "Consumer").Op("=").Lit(g.c.Namespace()))
+	doc(add, fmt.Sprintf("%sKeyIdentity is the key identity of the %s consumer (spec.KeyIdentity): its namespace, key fields with their types, key encoding and fingerprint fields. The handler declares it to the store (guard.WithKeyIdentity). Under another identity, messages handled before would count as new, so idemgen refuses to regenerate this file with one: to change the key, raise key_version in the spec, which starts a new namespace.", g.t, g.c.Name))
+	add(jen.Id(g.t + "KeyIdentity").Op("=").Lit(g.c.KeyIdentity().String()))
 	if g.c.Topic != "" {
 		doc(add, fmt.Sprintf("%sTopic is the topic the %s consumer reads, as the spec names it.", g.t, g.c.Name))
 		add(jen.Id(g.t + "Topic").Op("=").Lit(g.c.Topic))
 	}
-	if g.c.Topic == "" {
-		// One constant: no block.
-		for _, d := range defs[:len(defs)-1] {
-			f.Add(d)
-		}
-		f.Const().Add(defs[len(defs)-1])
-	} else {
-		f.Const().Defs(defs...)
-	}
+	f.Const().Defs(defs...)
 	f.Line()
 }
 
@@ -307,8 +305,9 @@ func (g *consumerGen) options() ([]jen.Code, []string) {
 	opts := []jen.Code{
 		jen.Qual(guardPkg, "WithTable").Call(jen.Lit(g.s.Table)),
 		jen.Qual(guardPkg, "WithRetention").Call(durationExpr(retention)),
+		jen.Qual(guardPkg, "WithKeyIdentity").Call(jen.Id(g.t + "KeyIdentity")),
 	}
-	texts := []string{"table " + g.s.Table, "retention " + fmtDuration(retention)}
+	texts := []string{"table " + g.s.Table, "retention " + fmtDuration(retention), "key identity " + g.t + "KeyIdentity"}
 	if g.c.Effect == spec.EffectExternal {
 		delivery, onError := "AtLeastOnce", "Release"
 		if g.c.Delivery == spec.DeliveryAtMostOnce {

@@ -32,6 +32,7 @@ func packageNames(c *spec.Consumer) [][2]string {
 		add(lower+"Fingerprint", "fingerprint function")
 	}
 	add(t+"Consumer", "consumer name constant")
+	add(t+"KeyIdentity", "key identity constant")
 	if c.Topic != "" {
 		add(t+"Topic", "topic constant")
 	}

@@ -90,6 +90,12 @@
 //     IdempotencyKey encodes them in this order. Fields are named by their
 //     JSON names here, in fingerprint and in hash_tag: letters, digits, _, -
 //     and ., starting with a letter or _, at most 128 characters.
+//   - key_version: the version of the consumer's keys, an integer from 1
+//     (default). The namespace of the dedup records, the consumer column of
+//     the dedup table and the generated <Name>Consumer constant, is the
+//     name for version 1 and name@v<N> for N ≥ 2 (at most 191 characters),
+//     so keys of two versions never meet. Raise it to change the key (see
+//     Key changes).
 //   - fingerprint: the fields compared when a key is seen again: a
 //     different fingerprint within the retention is a key conflict, not a
 //     duplicate. Default: every declared field (for a message.type, every
@@ -158,6 +164,42 @@
 // YAML anchors, aliases and merge keys (<<) may share settings between
 // consumers. A spec is a single YAML document; unknown fields and repeated
 // keys are errors at every level.
+//
+// # Key changes
+//
+// A consumer's key identity ([KeyIdentity]) is what its keys mean: the
+// namespace, the key fields in order with their types, the key encoding
+// (v1), the fingerprint fields with their types and, with one, the
+// hash_tag field. The generated handler records it as a constant,
+//
+//	const DeductInventoryKeyIdentity = "idem-key/1 consumer=deduct_inventory key=order_id:string,sku:string encoding=v1 fingerprint=quantity:int64"
+//
+// and declares it to the store (guard.WithKeyIdentity), which refuses to
+// work for a namespace whose recorded identity differs. Changing the key
+// under the same namespace would make every message already handled count
+// as new and run its effect again; changing the fingerprint would make its
+// redeliveries fail as key conflicts. So idemgen generate and check read the
+// identity recorded in the existing generated file and refuse such a change
+// at the consumer's key (or fingerprint, hash_tag), saying what changed:
+//
+//	idem.yaml:8:10: consumers[0].key: the key identity of deduct_inventory changed (key order_id:string,sku:string → order_id:string): messages already handled would count as new and run their effect again; keep the old key, or set key_version: 2 to start a new namespace (…)
+//
+// A new consumer, or a generated file deleted, records no identity and is
+// accepted (the store's check still applies); so is a file of an idemgen
+// older than the identity, which records it from then on. To change a key:
+//
+//  1. Drain the consumer's queue (stop the producers, let the consumer
+//     finish), or accept that messages in flight during the switch are
+//     handled once more: under the new namespace no old key is known.
+//  2. Raise key_version (1 → 2) along with the key change, regenerate and
+//     deploy. The handler now writes and reads its records under
+//     name@v2; handlers of the old version, still running, keep name.
+//  3. The old records are never read again and expire with the retention
+//     (Purge removes them); nothing needs migrating.
+//
+// Lowering key_version goes back to an old namespace, whose records may
+// still be within the retention: the store's identity check is then what
+// guards it.
 //
 // # Errors
 //

@@ -73,6 +73,18 @@ func badConsumerName(v string) string {
 	return ""
 }
 
+// badKeyVersion checks key_version: at least 1, and a namespace (name@vN)
+// that fits the dedup table's consumer column.
+func badKeyVersion(name string, v int) string {
+	if v < 1 {
+		return fmt.Sprintf("must be at least 1, got %d", v)
+	}
+	if ns := (&Consumer{Name: name, KeyVersion: v}).Namespace(); len(ns) > maxConsumerName {
+		return fmt.Sprintf("the namespace %s is longer than %d characters", ns, maxConsumerName)
+	}
+	return ""
+}
+
 func badTopic(v string) string {
 	switch {
 	case !topicName.MatchString(v):

@@ -59,7 +59,7 @@ func Parse(name string, data []byte) (*Spec, error) {
 var (
 	topFields       = []string{"version", "package", "output", "sql_package", "dialect", "table", "migrations", "retention", "consumers"}
 	migrationFields = []string{"dir", "format", "version"}
-	consumerFields  = []string{"name", "topic", "message", "key", "fingerprint", "effect", "store", "lease", "delivery", "on_error", "retention", "hash_tag"}
+	consumerFields  = []string{"name", "topic", "message", "key", "key_version", "fingerprint", "effect", "store", "lease", "delivery", "on_error", "retention", "hash_tag"}
 	messageFields   = []string{"fields", "type"}
 
 	effects     = []string{EffectSQL, EffectRedis, EffectExternal}
@@ -371,6 +371,7 @@ func (p *parser) consumer(n *yaml.Node, path string) (Consumer, consumerInfo) {
 		return c, info
 	}
 	c.Pos = p.pos(m.node)
+	c.KeyVersion = DefaultKeyVersion
 
 	if e, ok := m.get("name"); ok {
 		if v, ok := p.str(e.val, join(path, "name")); ok {
@@ -402,6 +403,7 @@ func (p *parser) consumer(n *yaml.Node, path string) (Consumer, consumerInfo) {
 	}
 
 	if e, ok := m.get("key"); ok {
+		c.KeyPos = p.pos(deref(e.val))
 		names, nodes, ok := p.names(e.val, join(path, "key"), "key")
 		if ok && len(deref(e.val).Content) == 0 {
 			p.errorf(deref(e.val), join(path, "key"), "list at least one field")
@@ -421,9 +423,16 @@ func (p *parser) consumer(n *yaml.Node, path string) (Consumer, consumerInfo) {
 	} else {
 		p.missing(m, "key")
 	}
+	if e, ok := m.get("key_version"); ok {
+		if v, ok := p.integer(e.val, join(path, "key_version")); ok {
+			c.KeyVersion = v
+			p.check(e.val, join(path, "key_version"), badKeyVersion(c.Name, v))
+		}
+	}
 	fingerprintSet := false
 	if e, ok := m.get("fingerprint"); ok {
 		fingerprintSet = true
+		c.FingerprintPos = p.pos(deref(e.val))
 		names, nodes, _ := p.names(e.val, join(path, "fingerprint"), "fingerprint")
 		c.Fingerprint = names
 		if c.Fingerprint == nil {
@@ -496,6 +505,7 @@ func (p *parser) consumer(n *yaml.Node, path string) (Consumer, consumerInfo) {
 			p.errorf(e.key, join(path, "hash_tag"), "hash_tag applies only to effect: redis")
 		} else if v, ok := p.str(e.val, join(path, "hash_tag")); ok && p.check(e.val, join(path, "hash_tag"), badFieldName(v)) {
 			c.HashTag = v
+			c.HashTagPos = p.pos(deref(e.val))
 			if declared {
 				typ, ok := typeOf(v)
 				switch {

@@ -172,6 +172,7 @@ func (r *resolver) resolve(pkg *packages.Package, pkgPath, name string) {
 			Type:    f.kind,
 			GoName:  f.goName,
 			GoField: f.selector,
+			GoType:  strings.ReplaceAll(types.TypeString(f.typ, qual), " ", ""),
 			Pos:     r.c.Message.Pos,
 		})
 	}

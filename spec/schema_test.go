@@ -336,6 +336,8 @@ func TestSchemaMatchesGo(t *testing.T) {
 		{append(consumer, "delivery", "default"), DefaultDelivery},
 		{append(consumer, "on_error", "default"), DefaultOnError},
 		{append(consumer, "name", "maxLength"), float64(maxConsumerName)},
+		{append(consumer, "key_version", "default"), float64(DefaultKeyVersion)},
+		{append(consumer, "key_version", "minimum"), float64(1)},
 		{[]string{"properties", "version", "const"}, float64(Version)},
 	} {
 		got := get(c.path...)

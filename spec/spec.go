@@ -3,6 +3,7 @@ package spec
 import (
 	"fmt"
 	"go/token"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -105,6 +106,7 @@ const (
 	DefaultMigrationsFormat  = FormatGolangMigrate
 	DefaultMigrationsVersion = 1
 	DefaultRetention         = 168 * time.Hour
+	DefaultKeyVersion        = 1
 
 	// The defaults below apply to consumers with effect external only;
 	// transactional consumers leave these settings empty.
@@ -140,9 +142,14 @@ type Migrations struct {
 
 // Consumer is one guarded handler.
 type Consumer struct {
-	Name    string  // snake_case, unique in the spec; the dedup namespace
+	Name    string  // snake_case, unique in the spec; with KeyVersion, the dedup namespace
 	Topic   string  // optional; documentation and example wiring
 	Message Message // the message the handler decodes
+
+	// KeyVersion is the version of the consumer's keys (key_version, at
+	// least 1; Parse sets 1 when the spec leaves it out, and 0 counts as 1).
+	// A new version is a new namespace: see Namespace.
+	KeyVersion int
 
 	// Key lists the JSON names of the business-key fields, in key order.
 	Key []string
@@ -164,6 +171,20 @@ type Consumer struct {
 	HashTag   string        // effect redis only: JSON name of the field whose value is the Redis Cluster hash tag
 
 	Pos Position // position of the consumer's mapping in the spec
+	// Positions of the values of key, fingerprint and hash_tag; zero when
+	// the spec leaves the setting out.
+	KeyPos, FingerprintPos, HashTagPos Position
+}
+
+// Namespace returns the consumer's namespace: the name of its dedup
+// records (the consumer column of the dedup table, the generated
+// <Name>Consumer constant). It is the name for key version 1 and
+// name@v<N> for version N ≥ 2, so that keys of two versions never meet.
+func (c *Consumer) Namespace() string {
+	if c.KeyVersion <= 1 {
+		return c.Name
+	}
+	return c.Name + "@v" + strconv.Itoa(c.KeyVersion)
 }
 
 // Message is the message of a consumer: either declared fields, from which
@@ -207,7 +228,11 @@ type Field struct {
 	// to the message value ("OrderID", or "Meta.OrderID" for a field promoted
 	// from an embedded struct). Empty for declared fields.
 	GoField string
-	Pos     Position // position of the field's name (or of message.type)
+	// GoType is, for a field of an existing Go type, its Go type as the key
+	// identity records it: qualified by package name, without spaces
+	// ("events.OrderID", "string", "time.Time"). Empty for declared fields.
+	GoType string
+	Pos    Position // position of the field's name (or of message.type)
 }
 
 // GoType is an existing Go struct type named by message.type, as resolved

@@ -66,6 +66,9 @@ func (v *validator) consumer(s *Spec, i int) {
 	}
 	path := fmt.Sprintf("consumers[%d]", i)
 	v.check(pos, path+".name", badConsumerName(c.Name))
+	if c.KeyVersion != 0 { // 0 counts as 1
+		v.check(pos, path+".key_version", badKeyVersion(c.Name, c.KeyVersion))
+	}
 	if c.Topic != "" {
 		v.check(pos, path+".topic", badTopic(c.Topic))
 	}

@@ -481,6 +481,14 @@ func loadAll(targets []target, stderr io.Writer) ([]*plan, error) {
 	}
 	for i, p := range plans {
 		p.changes = changes[i]
+		// A key that changed under the same namespace: refused.
+		if err := generator.CheckKeyIdentities(p.spec, p.changes); err != nil {
+			failed = true
+			specError(p.spec.File, err, stderr)
+		}
+	}
+	if failed {
+		return nil, errReported
 	}
 	return plans, nil
 }

@@ -17,9 +17,18 @@ import (
 // A compile-time check that the guard runtime supports this generated code.
 const _ = guard.SupportPackageIsVersion1
 
-// PackOrderConsumer is the name of the pack_order consumer: the namespace of
-// its dedup records.
-const PackOrderConsumer = "pack_order"
+const (
+	// PackOrderConsumer is the name of the pack_order consumer: the namespace of
+	// its dedup records.
+	PackOrderConsumer = "pack_order"
+	// PackOrderKeyIdentity is the key identity of the pack_order consumer
+	// (spec.KeyIdentity): its namespace, key fields with their types, key encoding
+	// and fingerprint fields. The handler declares it to the store
+	// (guard.WithKeyIdentity). Under another identity, messages handled before
+	// would count as new, so idemgen refuses to regenerate this file with one: to
+	// change the key, raise key_version in the spec, which starts a new namespace.
+	PackOrderKeyIdentity = "idem-key/1 consumer=pack_order key=order-id:string,skuCode:string,line.no:int32 encoding=v1 fingerprint=order-id:string,skuCode:string,line.no:int32,_id:uuid,HTTPStatus:int"
+)
 
 // PackOrder is the message of the pack_order consumer, a JSON object. Its
 // business key is order-id, skuCode and line.no; a duplicate must agree with it
@@ -80,8 +89,9 @@ type PackOrderHandler struct {
 }
 
 // NewPackOrderHandler returns a handler that runs apply and keeps its dedup
-// records in store. The spec's settings (table idem_keys and retention 168h)
-// become options layered under opts, so opts win.
+// records in store. The spec's settings (table idem_keys, retention 168h and
+// key identity PackOrderKeyIdentity) become options layered under opts, so opts
+// win.
 //
 // A nil store or apply, or options that store.With rejects, do not fail here:
 // every Handle and HandleMessage of the handler returns the error.
@@ -97,6 +107,7 @@ func NewPackOrderHandler(store *guard.SQLStore, apply PackOrderFunc, opts ...gua
 		if h.store, err = store.With(append([]guard.Option{
 			guard.WithTable("idem_keys"),
 			guard.WithRetention(168 * time.Hour),
+			guard.WithKeyIdentity(PackOrderKeyIdentity),
 		}, opts...)...); err != nil {
 			h.err = fmt.Errorf("pack_order: NewPackOrderHandler: %w", err)
 		}

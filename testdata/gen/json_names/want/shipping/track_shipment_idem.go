@@ -19,9 +19,18 @@ import (
 // A compile-time check that the guard runtime supports this generated code.
 const _ = guard.SupportPackageIsVersion1
 
-// TrackShipmentConsumer is the name of the track_shipment consumer: the
-// namespace of its dedup records.
-const TrackShipmentConsumer = "track_shipment"
+const (
+	// TrackShipmentConsumer is the name of the track_shipment consumer: the
+	// namespace of its dedup records.
+	TrackShipmentConsumer = "track_shipment"
+	// TrackShipmentKeyIdentity is the key identity of the track_shipment consumer
+	// (spec.KeyIdentity): its namespace, key fields with their types, key encoding
+	// and fingerprint fields. The handler declares it to the store
+	// (guard.WithKeyIdentity). Under another identity, messages handled before
+	// would count as new, so idemgen refuses to regenerate this file with one: to
+	// change the key, raise key_version in the spec, which starts a new namespace.
+	TrackShipmentKeyIdentity = "idem-key/1 consumer=track_shipment key=order-id:string,Bad:string encoding=v1 fingerprint=carrier.name:string,weightGrams:int64 hash_tag=order-id:string"
+)
 
 // trackShipmentKey returns the business key of m (order-id and Bad) in the v1
 // key encoding of guard.KeyBuilder. A key field holding an empty string is
@@ -71,8 +80,9 @@ type TrackShipmentHandler struct {
 }
 
 // NewTrackShipmentHandler returns a handler that runs apply and keeps its dedup
-// records in store. The spec's settings (table idem_keys and retention 168h)
-// become options layered under opts, so opts win.
+// records in store. The spec's settings (table idem_keys, retention 168h and
+// key identity TrackShipmentKeyIdentity) become options layered under opts, so
+// opts win.
 //
 // A nil store or apply, or options that store.With rejects, do not fail here:
 // every Handle and HandleMessage of the handler returns the error.
@@ -88,6 +98,7 @@ func NewTrackShipmentHandler(store *redisguard.Store, apply TrackShipmentFunc, o
 		if h.store, err = store.With(append([]guard.Option{
 			guard.WithTable("idem_keys"),
 			guard.WithRetention(168 * time.Hour),
+			guard.WithKeyIdentity(TrackShipmentKeyIdentity),
 		}, opts...)...); err != nil {
 			h.err = fmt.Errorf("track_shipment: NewTrackShipmentHandler: %w", err)
 		}
