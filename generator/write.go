@@ -98,7 +98,7 @@ func plan(t *modfs.Tree, files []File, owned []string) ([]Change, []*FileError) 
 		case errors.Is(err, fs.ErrNotExist):
 			changes = append(changes, Change{File: f, Kind: KindCreate})
 		case err != nil:
-			errs = append(errs, &FileError{Path: f.Path, Err: fmt.Errorf("%w%s", unwrapPathError(err), refusedHint(f.Mode, err))})
+			errs = append(errs, &FileError{Path: f.Path, Err: fmt.Errorf("%w%s", modfs.Reason(err), refusedHint(f.Mode, err))})
 		case f.Mode == ModeStub || bytes.Equal(old, f.Data):
 		case f.Mode == ModeMigration:
 			errs = append(errs, &FileError{Path: f.Path, Err: errors.New("the migration exists with other content; an applied migration is never rewritten: restore it (git checkout), or undo the spec change that altered it (table, dialect, migrations settings)")})
@@ -157,7 +157,7 @@ func orphans(t *modfs.Tree, files []File, owned []string) ([]Change, *FileError)
 			continue
 		}
 		if err != nil {
-			return nil, &FileError{Path: folder, Err: unwrapPathError(err)}
+			return nil, &FileError{Path: folder, Err: modfs.Reason(err)}
 		}
 		for _, e := range entries {
 			p := path.Join(folder, e.Name())
@@ -166,7 +166,7 @@ func orphans(t *modfs.Tree, files []File, owned []string) ([]Change, *FileError)
 			}
 			old, err := t.ReadFile(p, modfs.MaxFileSize)
 			if err != nil {
-				return nil, &FileError{Path: p, Err: unwrapPathError(err)}
+				return nil, &FileError{Path: p, Err: modfs.Reason(err)}
 			}
 			if isGenerated(old) {
 				out = append(out, Change{File: File{Path: p, Mode: ModeGenerated}, Old: old, Kind: KindDelete})
@@ -185,16 +185,6 @@ func checkPath(p string) error {
 		return fmt.Errorf("%q: not a clean relative path", p)
 	}
 	return nil
-}
-
-// unwrapPathError drops the *fs.PathError around err, whose path (absolute,
-// or relative to the process) the caller replaces with the file's path.
-func unwrapPathError(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 // migrationVersion returns the version at the start of a migration's file
@@ -301,7 +291,7 @@ func commit(work []pending) error {
 			}
 			if err != nil {
 				cleanup()
-				return &FileError{Tree: w.index, Path: c.File.Path, Err: unwrapPathError(err)}
+				return &FileError{Tree: w.index, Path: c.File.Path, Err: modfs.Reason(err)}
 			}
 			mode := fs.FileMode(0o644)
 			if fi, err := w.t.Lstat(c.File.Path); err == nil {
@@ -310,7 +300,7 @@ func commit(work []pending) error {
 			tmp, err := w.t.WriteTemp(c.File.Path, c.File.Data, mode)
 			if err != nil {
 				cleanup()
-				return &FileError{Tree: w.index, Path: c.File.Path, Err: unwrapPathError(err)}
+				return &FileError{Tree: w.index, Path: c.File.Path, Err: modfs.Reason(err)}
 			}
 			temps = append(temps, temp{w, tmp, c.File.Path})
 		}
@@ -320,7 +310,7 @@ func commit(work []pending) error {
 			for _, rest := range temps[i:] {
 				rest.w.t.Remove(rest.tmp)
 			}
-			return &FileError{Tree: tm.w.index, Path: tm.path, Err: unwrapPathError(err)}
+			return &FileError{Tree: tm.w.index, Path: tm.path, Err: modfs.Reason(err)}
 		}
 	}
 	for _, w := range work {
@@ -329,7 +319,7 @@ func commit(work []pending) error {
 				continue
 			}
 			if err := w.t.Remove(c.File.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return &FileError{Tree: w.index, Path: c.File.Path, Err: unwrapPathError(err)}
+				return &FileError{Tree: w.index, Path: c.File.Path, Err: modfs.Reason(err)}
 			}
 		}
 	}

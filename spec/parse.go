@@ -338,10 +338,7 @@ func (p *parser) checkFolder(n *yaml.Node, where, dir string) {
 		defer t.Close()
 		err = t.CheckFolder(path.Clean(dir))
 	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		err = pe.Err
-	}
+	err = modfs.Reason(err)
 	switch {
 	case err == nil:
 	case errors.Is(err, modfs.ErrLink):

@@ -188,7 +188,7 @@ func (t *Tree) walkNamed(p, rel string, self bool, name func(string) string) err
 		fi, err := t.lstat(dir)
 		switch {
 		case err != nil:
-			return &fs.PathError{Op: "open", Path: p, Err: unwrap(err)}
+			return &fs.PathError{Op: "open", Path: p, Err: Reason(err)}
 		case fi.Mode()&fs.ModeSymlink != 0:
 			return &fs.PathError{Op: "open", Path: p, Err: fmt.Errorf("the folder %s %w", name(dir), ErrLink)}
 		case !fi.IsDir():
@@ -198,9 +198,10 @@ func (t *Tree) walkNamed(p, rel string, self bool, name func(string) string) err
 	return nil
 }
 
-// unwrap drops the *fs.PathError of os.Root, whose path is relative to the
-// root, keeping its reason.
-func unwrap(err error) error {
+// Reason drops the *fs.PathError around err (the ones of this package name
+// the path as given; those of os.Root, relative to the root) and returns
+// why the operation failed, for a caller that names the path itself.
+func Reason(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return pe.Err
@@ -243,7 +244,7 @@ func (t *Tree) Lstat(p string) (fs.FileInfo, error) {
 	}
 	fi, err := t.lstat(rel)
 	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: p, Err: unwrap(err)}
+		return nil, &fs.PathError{Op: "open", Path: p, Err: Reason(err)}
 	}
 	if !fi.Mode().IsRegular() {
 		return nil, notRegular(p, fi.Mode())
@@ -264,7 +265,7 @@ func (t *Tree) ReadFile(p string, limit int64) ([]byte, error) {
 	rel, _ := t.resolve(p)
 	f, err := t.r.OpenFile(rel, os.O_RDONLY|openFlags, 0)
 	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: p, Err: unwrap(err)}
+		return nil, &fs.PathError{Op: "open", Path: p, Err: Reason(err)}
 	}
 	defer f.Close()
 	// The file opened must be the one checked: not swapped for a link, a
@@ -274,7 +275,7 @@ func (t *Tree) ReadFile(p string, limit int64) ([]byte, error) {
 	}
 	data, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
-		return nil, &fs.PathError{Op: "read", Path: p, Err: unwrap(err)}
+		return nil, &fs.PathError{Op: "read", Path: p, Err: Reason(err)}
 	}
 	if int64(len(data)) > limit {
 		return nil, tooLarge
@@ -319,12 +320,12 @@ func (t *Tree) ReadDir(p string) ([]fs.DirEntry, error) {
 	}
 	f, err := t.r.Open(rel)
 	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: p, Err: unwrap(err)}
+		return nil, &fs.PathError{Op: "open", Path: p, Err: Reason(err)}
 	}
 	defer f.Close()
 	entries, err := f.ReadDir(-1)
 	if err != nil {
-		return nil, &fs.PathError{Op: "readdir", Path: p, Err: unwrap(err)}
+		return nil, &fs.PathError{Op: "readdir", Path: p, Err: Reason(err)}
 	}
 	return entries, nil
 }
@@ -342,11 +343,11 @@ func (t *Tree) MkdirAll(p string) ([]string, error) {
 	}
 	if t.r == nil {
 		if err := os.MkdirAll(t.root, 0o777); err != nil {
-			return nil, &fs.PathError{Op: "mkdir", Path: p, Err: unwrap(err)}
+			return nil, &fs.PathError{Op: "mkdir", Path: p, Err: Reason(err)}
 		}
 		r, err := os.OpenRoot(t.root)
 		if err != nil {
-			return nil, &fs.PathError{Op: "mkdir", Path: p, Err: unwrap(err)}
+			return nil, &fs.PathError{Op: "mkdir", Path: p, Err: Reason(err)}
 		}
 		t.r = r
 	}
@@ -365,7 +366,7 @@ func (t *Tree) MkdirAll(p string) ([]string, error) {
 			continue
 		}
 		if err := t.r.Mkdir(dir, 0o777); err != nil && !errors.Is(err, fs.ErrExist) {
-			return made, &fs.PathError{Op: "mkdir", Path: t.display(dir), Err: unwrap(err)}
+			return made, &fs.PathError{Op: "mkdir", Path: t.display(dir), Err: Reason(err)}
 		}
 		made = append(made, t.display(dir))
 	}
@@ -400,7 +401,7 @@ func (t *Tree) WriteTemp(p string, data []byte, perm fs.FileMode) (string, error
 		}
 	}
 	if err != nil {
-		return "", &fs.PathError{Op: "write", Path: p, Err: unwrap(err)}
+		return "", &fs.PathError{Op: "write", Path: p, Err: Reason(err)}
 	}
 	_, err = f.Write(data)
 	if err == nil {
@@ -411,7 +412,7 @@ func (t *Tree) WriteTemp(p string, data []byte, perm fs.FileMode) (string, error
 	}
 	if err != nil {
 		t.r.Remove(tmp)
-		return "", &fs.PathError{Op: "write", Path: p, Err: unwrap(err)}
+		return "", &fs.PathError{Op: "write", Path: p, Err: Reason(err)}
 	}
 	return t.display(tmp), nil
 }
@@ -428,7 +429,7 @@ func (t *Tree) Rename(from, p string) error {
 	}
 	dst, _ := t.resolve(p)
 	if err := t.r.Rename(src, dst); err != nil {
-		return &fs.PathError{Op: "rename", Path: p, Err: unwrap(err)}
+		return &fs.PathError{Op: "rename", Path: p, Err: Reason(err)}
 	}
 	return nil
 }
@@ -440,7 +441,7 @@ func (t *Tree) Remove(p string) error {
 	}
 	rel, _ := t.resolve(p)
 	if err := t.r.Remove(rel); err != nil {
-		return &fs.PathError{Op: "remove", Path: p, Err: unwrap(err)}
+		return &fs.PathError{Op: "remove", Path: p, Err: Reason(err)}
 	}
 	return nil
 }
@@ -459,7 +460,7 @@ func (t *Tree) RemoveFolder(p string) error {
 		return &fs.PathError{Op: "remove", Path: p, Err: errors.New("is the module's root")}
 	}
 	if err := t.r.Remove(rel); err != nil {
-		return &fs.PathError{Op: "remove", Path: p, Err: unwrap(err)}
+		return &fs.PathError{Op: "remove", Path: p, Err: Reason(err)}
 	}
 	return nil
 }
