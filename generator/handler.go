@@ -456,8 +456,9 @@ func (g *consumerGen) handle(f *jen.File) {
 		goNames := make([]string, len(required))
 		for i, fl := range required {
 			n := spec.GoName(fl.Name)
-			if !token.IsIdentifier(n) || !token.IsExported(n) || names[n] {
-				n = "F" + strconv.Itoa(i)
+			// A name with no Go form, or taken: F<i>, or the next free F<k>.
+			for k := i; !token.IsIdentifier(n) || !token.IsExported(n) || names[n]; k++ {
+				n = "F" + strconv.Itoa(k)
 			}
 			names[n] = true
 			goNames[i] = n

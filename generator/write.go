@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -161,7 +162,7 @@ func orphans(t *modfs.Tree, files []File, owned []string) ([]Change, *FileError)
 		}
 		for _, e := range entries {
 			p := path.Join(folder, e.Name())
-			if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), "_idem.go") || listed[p] {
+			if !e.Type().IsRegular() || !handlerName.MatchString(e.Name()) || listed[p] {
 				continue
 			}
 			old, err := t.ReadFile(p, modfs.MaxFileSize)
@@ -176,6 +177,11 @@ func orphans(t *modfs.Tree, files []File, owned []string) ([]Change, *FileError)
 	return out, nil
 }
 
+// handlerName matches the file names of generated handlers: a consumer's
+// name (snake_case) and _idem.go. No other file is an orphan, so none with
+// a name that is not plain text is ever deleted or printed.
+var handlerName = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*_idem\.go$`)
+
 // checkPath rejects a path that is not a clean, slash-separated relative
 // path. It may leave the spec's folder ("../x.go"): spec.Parse already keeps
 // output and migrations.dir inside the module.
@@ -185,6 +191,15 @@ func checkPath(p string) error {
 		return fmt.Errorf("%q: not a clean relative path", p)
 	}
 	return nil
+}
+
+// shown returns p, a path read from the disk, as errors print it: quoted
+// unless it is plain text.
+func shown(p string) string {
+	if strings.ContainsFunc(p, func(r rune) bool { return r <= ' ' || isControl(r) || r == '"' }) {
+		return strconv.Quote(p)
+	}
+	return p
 }
 
 // migrationVersion returns the version at the start of a migration's file
@@ -226,7 +241,7 @@ func checkVersions(t *modfs.Tree, changes []Change) []*FileError {
 		for _, e := range entries {
 			other := path.Join(folder, e.Name())
 			if w, ok := migrationVersion(e.Name()); ok && w == v && !mine[other] && !e.IsDir() {
-				errs = append(errs, &FileError{Path: c.File.Path, Err: fmt.Errorf("migration version %d is taken by %s; remove that file if it was never applied, or set migrations.version to a free version", v, other)})
+				errs = append(errs, &FileError{Path: c.File.Path, Err: fmt.Errorf("migration version %d is taken by %s; remove that file if it was never applied, or set migrations.version to a free version", v, shown(other))})
 			}
 		}
 	}
@@ -345,7 +360,13 @@ func Diff(changes []Change) []byte {
 		if c.Kind == KindDelete {
 			newName = "/dev/null"
 		}
-		d := diff.Diff(oldName, c.Old, newName, c.File.Data)
+		// A hand may have put anything in an idemgen file: its control
+		// characters are shown escaped, never sent to the terminal.
+		old := c.Old
+		if old != nil {
+			old = []byte(escapeControl(string(old)))
+		}
+		d := diff.Diff(oldName, old, newName, c.File.Data)
 		if d == nil && c.Old == nil {
 			// An empty file created: no lines differ, but it is a change.
 			d = fmt.Appendf(nil, "diff %s %s\n--- %s\n+++ %s\n", oldName, c.File.Path, oldName, c.File.Path)

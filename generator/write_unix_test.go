@@ -155,3 +155,37 @@ func TestDiffHidesForeignFiles(t *testing.T) {
 		t.Error("the foreign file was not replaced")
 	}
 }
+
+// TestDiffEscapesControlCharacters: what a hand put in an idemgen file is
+// shown by check with its control characters escaped, never sent to the
+// terminal; an orphan candidate whose name is not a consumer's is neither
+// printed nor deleted.
+func TestDiffEscapesControlCharacters(t *testing.T) {
+	dir, files := written(t)
+	gen := find(t, files, "orders/send_sms_idem.go")
+	edited := append(bytes.Clone(gen.Data), "// \x1b[2J\x1b]0;owned\x07 \r\n"...)
+	if err := os.WriteFile(filepath.Join(dir, gen.Path), edited, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	odd := filepath.Join(dir, "orders", "x\x1b[2J_idem.go")
+	if err := os.WriteFile(odd, []byte("// "+generatedHeader+"\n\npackage orders\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	changes, err := Plan(dir, files, "orders")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(changes) != 1 || changes[0].File.Path != gen.Path {
+		t.Fatalf("Plan = %+v, want the edited file only", changes)
+	}
+	d := string(Diff(changes))
+	if strings.ContainsAny(d, "\x1b\x07\r") || !strings.Contains(d, `-// \x1b[2J\x1b]0;owned\a \r`) {
+		t.Errorf("Diff:\n%q", d)
+	}
+	if _, err := Write(dir, files, "orders"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(odd); err != nil {
+		t.Errorf("the oddly named file was removed: %v", err)
+	}
+}

@@ -58,7 +58,9 @@
 //     keeps its dedup records in SQL (effect sql, or effect external with
 //     store sql) and with pgx/v5.
 //   - table: the dedup table (default idem_keys). A SQL identifier: letters,
-//     digits and _, not starting with a digit, at most 63 characters.
+//     digits and _, not starting with a digit, at most 63 characters, and
+//     not a reserved word of PostgreSQL or MySQL (order, user, key, …): the
+//     statements name it bare.
 //   - migrations: where and how the dedup table's migrations are written.
 //     dir: folder, relative and of the same form as output (default
 //     ./migrations/idem); format: golang-migrate (default), goose or plain;
@@ -162,8 +164,11 @@
 // string), not a pointer, struct, map, or [16]byte UUID.
 //
 // YAML anchors, aliases and merge keys (<<) may share settings between
-// consumers. A spec is a single YAML document; unknown fields and repeated
-// keys are errors at every level.
+// consumers. A spec is a single YAML document of at most 1 MiB; unknown
+// fields and repeated keys are errors at every level. However its aliases
+// and merges expand, Parse reads at most a million nodes and reports at most
+// 100 errors (and how many more there were). A byte order mark and CRLF line
+// ends are fine; NUL bytes and invalid UTF-8 are errors.
 //
 // # Key changes
 //

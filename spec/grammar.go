@@ -57,8 +57,11 @@ func badPackage(v string) string {
 }
 
 func badTable(v string) string {
-	if !tableName.MatchString(v) {
+	switch {
+	case !tableName.MatchString(v):
 		return fmt.Sprintf("%q is not a SQL identifier (letters, digits and _, not starting with a digit, at most 63 characters)", v)
+	case sqlReserved[strings.ToLower(v)]:
+		return fmt.Sprintf("%q is a reserved word of SQL (PostgreSQL or MySQL), which the statements cannot name bare: choose another name, such as idem_%s", v, strings.ToLower(v))
 	}
 	return ""
 }

@@ -49,9 +49,12 @@ func Load(path string) (*Spec, error) {
 // calls) does the rest.
 func Parse(name string, data []byte) (*Spec, error) {
 	p := &parser{file: name}
+	if len(data) > modfs.MaxSpecSize {
+		return nil, ErrorList{{Pos: Position{File: name, Line: 1, Col: 1}, Msg: "the spec is larger than 1 MiB"}}
+	}
 	s := p.parse(data)
 	if len(p.errs) > 0 {
-		return nil, p.errs.sorted()
+		return nil, p.result()
 	}
 	return s, nil
 }
@@ -158,6 +161,9 @@ func (p *parser) parse(data []byte) *Spec {
 				p.errorf(deref(e.val), "consumers", "list at least one consumer")
 			}
 			for i, n := range items {
+				if p.exhausted {
+					break
+				}
 				c, info := p.consumer(n, fmt.Sprintf("consumers[%d]", i))
 				s.Consumers = append(s.Consumers, c)
 				infos = append(infos, info)

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/tools/go/packages"
 )
@@ -350,9 +351,18 @@ func kindOf(t types.Type) string {
 	return ""
 }
 
-// oneLine joins a multi-line message (the go command's) into one line, so
-// that every error stays on a line of its own.
-func oneLine(msg string) string { return strings.Join(strings.Fields(msg), " ") }
+// oneLine joins a multi-line message (the go command's, which may quote
+// the module's sources) into one line, so that every error stays on a line
+// of its own, with any other control character shown as "?".
+func oneLine(msg string) string {
+	msg = strings.Join(strings.Fields(msg), " ")
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || r == utf8.RuneError {
+			return '?'
+		}
+		return r
+	}, msg)
+}
 
 // isUUIDArray reports whether t is a [16]byte type such as
 // github.com/google/uuid.UUID.

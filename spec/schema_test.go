@@ -234,6 +234,7 @@ var goOnly = map[string]string{
 	"key_undeclared":       "key, fingerprint and hash_tag name fields of the same consumer's message: a cross-reference, and float64/bytes depend on the field's declared type",
 	"lease_retention":      "lease < retention compares two durations, possibly from different levels",
 	"durations_minimum":    "minimum durations (retention 1m, lease 1s) compare values written in any unit",
+	"table_reserved":       "reserved words of SQL in any case: a list JSON Schema patterns cannot match case-insensitively",
 	"multi_document":       "a second YAML document: schema validators check each document on its own",
 	"paths_escape":         "whether a relative path leaves the module depends on where go.mod is",
 	"shop/output_escape":   "whether a relative path leaves the module depends on where go.mod is",

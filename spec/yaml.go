@@ -18,10 +18,26 @@ import (
 // (with merge keys and duplicate detection), sequences and typed scalars,
 // each reporting its errors at the node.
 
+// Limits on the work of one Parse, whatever the spec: aliases and merge
+// keys let a small file stand for a large tree (3000 consumers merging a
+// mapping of 3000 unknown fields are 62 KB and nine million errors).
+const (
+	// maxNodes is how many YAML nodes Parse reads, aliases and merges
+	// expanded, before it gives up.
+	maxNodes = 1_000_000
+	// maxErrors is how many errors Parse reports; a last line says how many
+	// more there were.
+	maxErrors = 100
+)
+
 // parser collects the errors of one Parse.
 type parser struct {
 	file string
 	errs ErrorList
+
+	nodes     int  // nodes read, for maxNodes
+	exhausted bool // maxNodes reached: stop reading
+	dropped   int  // errors past maxErrors
 
 	// Filled lazily by boundary: the folder paths may not leave.
 	boundaryDir string
@@ -35,7 +51,37 @@ func (p *parser) pos(n *yaml.Node) Position {
 }
 
 func (p *parser) errorf(n *yaml.Node, path, format string, args ...any) {
+	if len(p.errs) >= maxErrors {
+		p.dropped++
+		return
+	}
 	p.errs = append(p.errs, &Error{Pos: p.pos(n), Path: path, Msg: fmt.Sprintf(format, args...)})
+}
+
+// spend counts k nodes read at n and reports whether Parse may go on: past
+// maxNodes it reports that once and stops every loop.
+func (p *parser) spend(n *yaml.Node, k int) bool {
+	if p.exhausted {
+		return false
+	}
+	p.nodes += k
+	if p.nodes > maxNodes {
+		p.exhausted = true
+		p.errs = append(p.errs, &Error{Pos: p.pos(n), Msg: fmt.Sprintf(
+			"the spec expands to more than %d YAML nodes through aliases and merge keys; write the repeated parts out, or split it into several specs", maxNodes)})
+		return false
+	}
+	return true
+}
+
+// result returns the errors sorted, with a last line for those past
+// maxErrors.
+func (p *parser) result() ErrorList {
+	errs := p.errs.sorted()
+	if p.dropped > 0 {
+		errs = append(errs, &Error{Pos: Position{File: p.file}, Msg: fmt.Sprintf("too many errors: %d more not shown", p.dropped)})
+	}
+	return errs
 }
 
 // yamlLine matches yaml.v3's syntax errors, which carry a line but no column.
@@ -113,7 +159,8 @@ func describe(n *yaml.Node) string {
 		case "!!str", "!!timestamp":
 			return strconv.Quote(v)
 		default:
-			return tag + " " + strconv.Quote(v)
+			// A tag may hold anything (%-escapes included): quoted.
+			return strconv.Quote(tag) + " " + strconv.Quote(v)
 		}
 	}
 	return "an alias"
@@ -164,13 +211,19 @@ func (p *parser) mapping(n *yaml.Node, path string, known []string) (mapping, bo
 		return mapping{}, false
 	}
 	m := mapping{node: n, path: path, entries: map[string]entry{}}
+	if !p.spend(n, 1) {
+		return mapping{}, false
+	}
 	p.collect(&m, n, known, map[*yaml.Node]bool{n: true})
-	return m, true
+	return m, !p.exhausted
 }
 
 func (p *parser) collect(m *mapping, n *yaml.Node, known []string, seen map[*yaml.Node]bool) {
 	var merges []*yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
+		if !p.spend(n, 1) {
+			return
+		}
 		k, v := deref(n.Content[i]), n.Content[i+1]
 		if k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge" {
 			merges = append(merges, v)
@@ -182,6 +235,10 @@ func (p *parser) collect(m *mapping, n *yaml.Node, known []string, seen map[*yam
 		}
 		name := k.Value
 		if known != nil && !slices.Contains(known, name) {
+			if len(p.errs) >= maxErrors {
+				p.dropped++ // not worth a suggestion
+				continue
+			}
 			msg := fmt.Sprintf("unknown field %q", name)
 			if s := suggest(name, known); s != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", s)
@@ -276,6 +333,9 @@ func (p *parser) sequence(n *yaml.Node, path string) ([]*yaml.Node, bool) {
 	n = deref(n)
 	if n.Kind != yaml.SequenceNode {
 		p.expected(n, path, "a sequence")
+		return nil, false
+	}
+	if !p.spend(n, 1+len(n.Content)) {
 		return nil, false
 	}
 	return n.Content, true

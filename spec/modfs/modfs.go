@@ -69,7 +69,7 @@ func Root(dir string) (root string, inModule bool, err error) {
 		fi, err := os.Lstat(filepath.Join(d, "go.mod"))
 		switch {
 		case err == nil && fi.Mode()&fs.ModeSymlink != 0:
-			return "", false, &fs.PathError{Op: "open", Path: filepath.Join(d, "go.mod"), Err: ErrLink}
+			return "", false, &fs.PathError{Op: "open", Path: filepath.Join(d, "go.mod"), Err: fmt.Errorf("the go.mod of its module %w", ErrLink)}
 		case err == nil && fi.Mode().IsRegular():
 			return d, true, nil
 		}
@@ -415,6 +415,35 @@ func (t *Tree) WriteTemp(p string, data []byte, perm fs.FileMode) (string, error
 		return "", &fs.PathError{Op: "write", Path: p, Err: Reason(err)}
 	}
 	return t.display(tmp), nil
+}
+
+// WriteNew writes data to p, which must not exist (an error wrapping
+// fs.ErrExist otherwise, even for a dangling link), with mode perm. A
+// failed write removes the file.
+func (t *Tree) WriteNew(p string, data []byte, perm fs.FileMode) error {
+	rel, err := t.resolve(p)
+	if err != nil {
+		return &fs.PathError{Op: "write", Path: p, Err: err}
+	}
+	if err := t.walk(p, rel, false); err != nil {
+		return err
+	}
+	if t.r == nil {
+		return &fs.PathError{Op: "open", Path: p, Err: fs.ErrNotExist}
+	}
+	f, err := t.r.OpenFile(rel, os.O_WRONLY|os.O_CREATE|os.O_EXCL|openFlags, perm)
+	if err != nil {
+		return &fs.PathError{Op: "open", Path: p, Err: Reason(err)}
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.r.Remove(rel)
+		return &fs.PathError{Op: "write", Path: p, Err: Reason(err)}
+	}
+	return nil
 }
 
 // Rename moves the file from (a temporary file of WriteTemp) over p. p,

@@ -185,6 +185,13 @@ func TestWrite(t *testing.T) {
 		}
 	}
 
+	if err := tr.WriteNew("new.go", []byte("package sub\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if data, err := tr.ReadFile("new.go", MaxFileSize); err != nil || string(data) != "package sub\n" {
+		t.Errorf("WriteNew wrote %q, %v", data, err)
+	}
+
 	// Nothing goes through a link or outside.
 	for _, tt := range []struct {
 		name string
@@ -196,6 +203,9 @@ func TestWrite(t *testing.T) {
 		{"mkdir outside", second(tr.MkdirAll("../../outside/x")), ErrOutside},
 		{"temp through a link", second(tr.WriteTemp("../out/f.go", nil, 0o644)), ErrLink},
 		{"rename over a link", tr.Rename("b.go", "dangles"), ErrLink},
+		{"new over a file", tr.WriteNew("new.go", nil, 0o644), fs.ErrExist},
+		{"new over a dangling link", tr.WriteNew("dangles", nil, 0o644), fs.ErrExist},
+		{"new through a link", tr.WriteNew("../out/new.go", nil, 0o644), ErrLink},
 		{"remove a link", tr.Remove("../secret.go"), ErrLink},
 		{"remove a folder", tr.Remove("../real"), ErrNotRegular},
 		{"remove through a link", tr.Remove("../out/secret"), ErrLink},

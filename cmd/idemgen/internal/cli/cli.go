@@ -15,7 +15,8 @@
 //
 // A spec argument is a spec file, a folder holding idem.yaml (or idem.yml),
 // or a pattern dir/... that stands for every idem.yaml and idem.yml at or
-// below dir. Like the go command's ./..., a pattern skips folders named
+// below dir (a spec that is a symbolic link is found, and refused, not
+// skipped); standard input (-) is not a spec. Like the go command's ./..., a pattern skips folders named
 // testdata or vendor, folders whose name starts with "." or "_", and nested
 // modules (folders below dir with a go.mod of their own): name those
 // explicitly (idemgen check ./tools/...). Without arguments the spec is -f,
@@ -45,6 +46,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"go/token"
 	"io"
 	"os"
 	"path/filepath"
@@ -245,6 +247,12 @@ type target struct {
 // specTargets resolves the spec arguments of generate and check. An
 // explicit -f and arguments together are a usage error.
 func specTargets(file string, fileSet bool, args []string) ([]target, error) {
+	if slices.Contains(args, "-") || file == "-" {
+		return nil, usagef("a spec is read from a file, not from standard input (-): name the file")
+	}
+	if slices.Contains(args, "") || file == "" {
+		return nil, usagef("an empty spec path: name the file")
+	}
 	if len(args) == 0 {
 		return []target{{path: file}}, nil
 	}
@@ -308,7 +316,9 @@ func specsIn(dir string) []string {
 	var found []string
 	for _, name := range specNames {
 		p := filepath.Join(dir, name)
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+		// A link or another file that is not regular is found too: Load
+		// refuses it, rather than check passing over it.
+		if fi, err := os.Lstat(p); err == nil && !fi.IsDir() {
 			found = append(found, p)
 		}
 	}
@@ -325,7 +335,9 @@ func findSpecs(root string) ([]string, error) {
 			return err
 		}
 		if !d.IsDir() {
-			if slices.Contains(specNames, d.Name()) && d.Type().IsRegular() {
+			// A spec that is a link (or not regular) is found too, for Load
+			// to refuse: check ./... must not pass over it in silence.
+			if slices.Contains(specNames, d.Name()) {
 				found = append(found, p)
 			}
 			return nil
@@ -591,8 +603,8 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 // holding the directive and runs idemgen in that file's folder.
 func checkGoPackage(plans []*plan) error {
 	pkg := strings.TrimSuffix(os.Getenv("GOPACKAGE"), "_test")
-	if pkg == "" {
-		return nil
+	if !token.IsIdentifier(pkg) {
+		return nil // unset, or not a package go generate could have named
 	}
 	cwd, err := os.Getwd()
 	if err != nil {

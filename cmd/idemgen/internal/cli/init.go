@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/idemkit/idem/spec"
+	"github.com/idemkit/idem/spec/modfs"
 )
 
 // starterSpec is the spec idemgen init writes: the four consumers of the
@@ -108,20 +109,22 @@ func runInit(args []string, stdout, _ io.Writer) error {
 	if *pkg == "" {
 		*pkg = guessPackage(filepath.Dir(*file))
 	}
-	f, err := os.OpenFile(*file, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+	if *file == "" {
+		return usagef("init: -f names no file")
+	}
+	// Written as idemgen writes every file: never through a link, never over
+	// an existing file (not even a dangling link).
+	t, err := modfs.Open(filepath.Dir(*file))
+	if err != nil {
+		return err
+	}
+	defer t.Close()
+	err = t.WriteNew(filepath.Base(*file), StarterSpec(*pkg), 0o666)
 	if errors.Is(err, os.ErrExist) {
 		return fmt.Errorf("%s already exists; not overwriting it", *file)
 	}
 	if err != nil {
-		return err
-	}
-	_, err = f.Write(StarterSpec(*pkg))
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(*file)
-		return err
+		return fmt.Errorf("%s: %w", *file, modfs.Reason(err))
 	}
 	fmt.Fprintf(stdout, "wrote %s\n", filepath.ToSlash(*file))
 	return nil
@@ -139,13 +142,22 @@ func guessPackage(dir string) string {
 	names, _ := filepath.Glob(filepath.Join(dir, "*.go"))
 	slices.Sort(names)
 	fset := token.NewFileSet()
-	for _, name := range names {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, parser.PackageClauseOnly)
-		if err == nil && valid(f.Name.Name) {
-			return f.Name.Name
+	if t, err := modfs.Open(dir); err == nil {
+		defer t.Close()
+		for _, name := range names {
+			if strings.HasSuffix(name, "_test.go") {
+				continue
+			}
+			// Read as idemgen reads: a link (to /dev/zero, say), a pipe or a
+			// huge file is skipped, not read.
+			src, err := t.ReadFile(filepath.Base(name), modfs.MaxFileSize)
+			if err != nil {
+				continue
+			}
+			f, err := parser.ParseFile(fset, name, src, parser.PackageClauseOnly)
+			if err == nil && valid(f.Name.Name) {
+				return f.Name.Name
+			}
 		}
 	}
 	if abs, err := filepath.Abs(dir); err == nil {
