@@ -52,6 +52,10 @@ func (k KeyIdentity) String() string {
 // ParseKeyIdentity reads the text form of a key identity.
 func ParseKeyIdentity(s string) (KeyIdentity, error) {
 	var k KeyIdentity
+	if strings.ContainsFunc(s, func(r rune) bool { return r < ' ' || r > '~' }) {
+		// Read from a file anyone may have edited: never printed as it is.
+		return k, fmt.Errorf("key identity %q: not printable text", s)
+	}
 	rest, ok := strings.CutPrefix(s, keyIdentityFormat+" ")
 	if !ok {
 		return k, fmt.Errorf("key identity %q: not of the form %s", s, keyIdentityFormat)

@@ -92,6 +92,8 @@ func TestParseKeyIdentity(t *testing.T) {
 		"idem-key/1 consumer=x key=a:string encoding=v1 fingerprint=none colour=blue",
 		"idem-key/1 consumer=x consumer=y key=a:string encoding=v1 fingerprint=none",
 		"idem-key/1 consumer=x key=a:string  encoding=v1 fingerprint=none",
+		"idem-key/1 consumer=x key=a\x1b[2J:string encoding=v1 fingerprint=none",
+		"idem-key/1 consumer=x key=a:stríng encoding=v1 fingerprint=none",
 	} {
 		if k, err := ParseKeyIdentity(s); err == nil {
 			t.Errorf("ParseKeyIdentity(%q) = %+v, want an error", s, k)
