@@ -227,10 +227,11 @@
 // fields or type, dialect when a consumer uses SQL, pgx/v5 with postgres.
 // Only Parse and Resolve catch: repeated consumer names; colliding Go names;
 // key, fingerprint and hash_tag fields that are not declared (or are
-// float64/bytes in a key); lease not shorter than retention; paths that
-// leave the module, are files or pass through links; names in a folder
-// longer than 255 characters; a second YAML document; and everything about
-// message.type beyond its form.
+// float64/bytes in a key); lease not shorter than retention; durations
+// below the minimums; reserved words as table names; names whose Go form is
+// empty or starts with a digit; paths that leave the module, are files or
+// pass through links; names in a folder longer than 255 characters; a
+// second YAML document; and everything about message.type beyond its form.
 //
 // # Specs built by programs
 //
