@@ -35,16 +35,8 @@ func TestPlanRefusesHostileFiles(t *testing.T) {
 		{"link inside the module", "orders/send_sms_idem.go", func(t *testing.T, target, _ string) {
 			symlink(t, "add_points_idem.go", target)
 		}, "is a symbolic link", modfs.ErrLink},
-		{"named pipe", "orders/send_sms_idem.go", func(t *testing.T, target, _ string) {
-			if err := syscall.Mkfifo(target, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}, "is not a regular file: it is a named pipe", modfs.ErrNotRegular},
-		{"stub that is a named pipe", "orders/send_sms_apply.go", func(t *testing.T, target, _ string) {
-			if err := syscall.Mkfifo(target, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}, "is not a regular file: it is a named pipe; put the apply function's file itself there", modfs.ErrNotRegular},
+		{"named pipe", "orders/send_sms_idem.go", fifo, "is not a regular file: it is a named pipe", modfs.ErrNotRegular},
+		{"stub that is a named pipe", "orders/send_sms_apply.go", fifo, "is not a regular file: it is a named pipe; put the apply function's file itself there", modfs.ErrNotRegular},
 		{"stub that is a folder", "orders/send_sms_apply.go", func(t *testing.T, target, _ string) {
 			if err := os.Mkdir(target, 0o777); err != nil {
 				t.Fatal(err)
@@ -118,6 +110,14 @@ func TestPlanRefusesHostileFiles(t *testing.T) {
 				t.Errorf("outside the module: %v", entries)
 			}
 		})
+	}
+}
+
+// fifo makes a named pipe at target.
+func fifo(t *testing.T, target, _ string) {
+	t.Helper()
+	if err := syscall.Mkfifo(target, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 
