@@ -14,6 +14,7 @@ import (
 	"github.com/segmentio/kafka-go"
 
 	"github.com/idemkit/idem/guard"
+	"github.com/idemkit/idem/guard/internal/adapt"
 )
 
 // events is the log every fake writes to, in order.
@@ -177,7 +178,7 @@ func consume(t *testing.T, r *fakeReader, h *handler, w *fakeWriter, opts ...Opt
 		opts = append(opts, WithDeadLetter(w))
 	}
 	record := func(c *config) {
-		c.sleep = func(ctx context.Context, d time.Duration) bool {
+		c.Sleep = func(ctx context.Context, d time.Duration) bool {
 			r.ev.add("sleep %v", d)
 			return ctx.Err() == nil
 		}
@@ -332,28 +333,28 @@ func TestConsumeStops(t *testing.T) {
 
 func TestBackoffOptions(t *testing.T) {
 	c := newConfig([]Option{WithBackoff(0, -1)})
-	if c.minBackoff != DefaultMinBackoff || c.maxBackoff != DefaultMaxBackoff {
-		t.Errorf("non-positive backoff changed the defaults: %v, %v", c.minBackoff, c.maxBackoff)
+	if c.MinBackoff != DefaultMinBackoff || c.MaxBackoff != DefaultMaxBackoff {
+		t.Errorf("non-positive backoff changed the defaults: %v, %v", c.MinBackoff, c.MaxBackoff)
 	}
 	c = newConfig([]Option{WithBackoff(time.Millisecond, time.Minute)})
-	if c.minBackoff != time.Millisecond || c.maxBackoff != time.Minute {
-		t.Errorf("backoff %v, %v", c.minBackoff, c.maxBackoff)
+	if c.MinBackoff != time.Millisecond || c.MaxBackoff != time.Minute {
+		t.Errorf("backoff %v, %v", c.MinBackoff, c.MaxBackoff)
 	}
 }
 
 // TestSleep checks the real sleep: it waits, and a cancelled context ends it.
 func TestSleep(t *testing.T) {
 	start := time.Now()
-	if !sleep(context.Background(), 30*time.Millisecond) || time.Since(start) < 30*time.Millisecond {
+	if !adapt.Sleep(context.Background(), 30*time.Millisecond) || time.Since(start) < 30*time.Millisecond {
 		t.Error("sleep did not wait")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(20*time.Millisecond, cancel)
 	start = time.Now()
-	if sleep(ctx, time.Hour) || time.Since(start) > 5*time.Second {
+	if adapt.Sleep(ctx, time.Hour) || time.Since(start) > 5*time.Second {
 		t.Error("sleep ignored its context")
 	}
-	if sleep(ctx, 0) {
+	if adapt.Sleep(ctx, 0) {
 		t.Error("sleep(0) on a done context reported a full wait")
 	}
 }
