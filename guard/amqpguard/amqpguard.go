@@ -64,9 +64,7 @@ func newConfig(opts []Option) config {
 		retryDelay:      DefaultRetryDelay,
 		maxRequeueDelay: DefaultMaxRequeueDelay,
 	}
-	for _, o := range opts {
-		o(&c)
-	}
+	adapt.Configure(&c, opts)
 	c.logger = adapt.Logger(c.logger)
 	return c
 }

@@ -31,12 +31,9 @@ const (
 	HeaderOffset    = adapt.HeaderOffset    // "idem-offset": the original offset, decimal
 )
 
-// Defaults of the options.
-const (
-	DefaultMinBackoff     = adapt.DefaultMinBackoff // WithBackoff's min
-	DefaultMaxBackoff     = adapt.DefaultMaxBackoff // WithBackoff's max
-	DefaultMaxPollRecords = 500                     // WithMaxPollRecords
-)
+// DefaultMaxPollRecords is how many records a poll returns at most
+// (WithMaxPollRecords).
+const DefaultMaxPollRecords = 500
 
 // Option configures Consume.
 type Option func(*config)
@@ -50,9 +47,7 @@ type config struct {
 
 func newConfig(opts []Option) config {
 	c := config{InPlace: adapt.NewInPlace("franzguard"), maxPoll: DefaultMaxPollRecords}
-	for _, o := range opts {
-		o(&c)
-	}
+	adapt.Configure(&c, opts)
 	c.Resolve()
 	return c
 }
@@ -76,7 +71,7 @@ func WithDeadLetter(p Producer, topic string) Option {
 // first retry of a transient error waits min, each next one twice as long, up
 // to max. max also bounds the wait of a key in progress elsewhere (its
 // RetryAfter) and the retries of a failing dead-letter write. Defaults
-// DefaultMinBackoff and DefaultMaxBackoff; values ≤ 0 keep them.
+// 100ms and 30s; values ≤ 0 keep them.
 func WithBackoff(min, max time.Duration) Option {
 	return func(c *config) { c.SetBackoff(min, max) }
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"slices"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -67,36 +66,31 @@ func TestKfake(t *testing.T) {
 // TestConsumeEnds covers the ways Consume ends that are franz-go's own.
 func TestConsumeEnds(t *testing.T) {
 	cases := []struct {
-		name      string
-		opts      []kgo.Opt
-		refuse    bool // the broker refuses commits
-		closed    bool // the client is closed before Consume
-		errText   string
-		errIs     error
-		committed int64
+		name       string
+		autocommit bool // the client is created without DisableAutoCommit
+		refuse     bool // the broker refuses commits
+		closed     bool // the client is closed before Consume
+		want       kafkatest.End
 	}{
-		{name: "autocommitting client", opts: []kgo.Opt{kgo.AutoCommitInterval(time.Second)},
-			errText: "franzguard: the client commits by itself", committed: -1},
+		{name: "autocommitting client", autocommit: true,
+			want: kafkatest.End{ErrPrefix: "franzguard: the client commits by itself", Committed: -1}},
 		{name: "refused commit", refuse: true,
-			errText: "franzguard: commit through orders.created/0@1: ", errIs: kerr.GroupAuthorizationFailed, committed: -1},
-		{name: "closed client", closed: true, errText: "franzguard: poll: client closed", errIs: kgo.ErrClientClosed, committed: -1},
+			want: kafkatest.End{ErrPrefix: "franzguard: commit through orders.created/0@1: ", ErrIs: kerr.GroupAuthorizationFailed, Committed: -1}},
+		{name: "closed client", closed: true,
+			want: kafkatest.End{ErrPrefix: "franzguard: poll: client closed", ErrIs: kgo.ErrClientClosed, Committed: -1}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			b := kafkatest.Start(t)
 			b.Produce(t, 2)
-			opts := c.opts
-			if c.opts != nil { // an autocommitting client: without DisableAutoCommit
-				opts = append(opts, kgo.SeedBrokers(b.Addrs...), kgo.ConsumerGroup(kafkatest.Group), kgo.ConsumeTopics(kafkatest.Topic))
-			}
-			var cl *kgo.Client
-			if c.opts != nil {
+			cl := client(t, b)
+			if c.autocommit {
+				cl.Close()
 				var err error
-				if cl, err = kgo.NewClient(opts...); err != nil {
+				cl, err = kgo.NewClient(kgo.SeedBrokers(b.Addrs...), kgo.ConsumerGroup(kafkatest.Group), kgo.ConsumeTopics(kafkatest.Topic))
+				if err != nil {
 					t.Fatal(err)
 				}
-			} else {
-				cl = client(t, b)
 			}
 			defer cl.CloseAllowingRebalance()
 			if c.refuse {
@@ -112,16 +106,7 @@ func TestConsumeEnds(t *testing.T) {
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 				t.Fatal("Consume did not end")
 			}
-			switch {
-			case err == nil || !strings.HasPrefix(err.Error(), c.errText):
-				t.Errorf("Consume: %v, want an error starting %q", err, c.errText)
-			case c.errIs != nil && !errors.Is(err, c.errIs):
-				t.Errorf("Consume: %v, want errors.Is %v", err, c.errIs)
-			}
-			if got := b.Committed(); got != c.committed {
-				t.Errorf("committed %d, want %d", got, c.committed)
-			}
-			b.Check(t)
+			b.CheckEnd(t, err, c.want)
 		})
 	}
 }

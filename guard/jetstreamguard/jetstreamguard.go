@@ -64,9 +64,7 @@ type config struct {
 
 func newConfig(opts []Option) config {
 	c := config{logger: slog.Default()}
-	for _, o := range opts {
-		o(&c)
-	}
+	adapt.Configure(&c, opts)
 	c.logger = adapt.Logger(c.logger)
 	return c
 }

@@ -57,9 +57,7 @@ type config struct {
 
 func newConfig(opts []Option) config {
 	c := config{InPlace: adapt.NewInPlace("kafkaguard")}
-	for _, o := range opts {
-		o(&c)
-	}
+	adapt.Configure(&c, opts)
 	c.Resolve()
 	return c
 }

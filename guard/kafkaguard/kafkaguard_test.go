@@ -3,7 +3,6 @@ package kafkaguard_test
 import (
 	"context"
 	"errors"
-	"strings"
 	"testing"
 	"time"
 
@@ -55,18 +54,16 @@ func TestKfake(t *testing.T) {
 // TestConsumeEnds covers the ways Consume ends that are kafka-go's own.
 func TestConsumeEnds(t *testing.T) {
 	cases := []struct {
-		name      string
-		setup     func(b *kafkatest.Broker, r *kafka.Reader)
-		cancel    bool // the handler cancels Consume's context, then answers Applied
-		errText   string
-		errIs     error
-		committed int64
+		name   string
+		setup  func(b *kafkatest.Broker, r *kafka.Reader)
+		cancel bool // the handler cancels Consume's context, then answers Applied
+		want   kafkatest.End
 	}{
 		{name: "refused commit", setup: func(b *kafkatest.Broker, _ *kafka.Reader) { b.RefuseCommits() },
-			errText: "kafkaguard: commit orders.created/0@0: ", errIs: kafka.GroupAuthorizationFailed, committed: -1},
-		{name: "handled as the context ends is still committed", cancel: true, committed: 1},
+			want: kafkatest.End{ErrPrefix: "kafkaguard: commit orders.created/0@0: ", ErrIs: kafka.GroupAuthorizationFailed, Committed: -1}},
+		{name: "handled as the context ends is still committed", cancel: true, want: kafkatest.End{Committed: 1}},
 		{name: "closed reader", setup: func(_ *kafkatest.Broker, r *kafka.Reader) { r.Close() },
-			errText: "kafkaguard: fetch: ", committed: -1},
+			want: kafkatest.End{ErrPrefix: "kafkaguard: fetch: ", Committed: -1}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -89,21 +86,7 @@ func TestConsumeEnds(t *testing.T) {
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 				t.Fatal("Consume did not end")
 			}
-			switch {
-			case c.errText == "" && err != nil:
-				t.Errorf("Consume: %v, want nil", err)
-			case c.errText != "" && (err == nil || !strings.HasPrefix(err.Error(), c.errText)):
-				t.Errorf("Consume: %v, want an error starting %q", err, c.errText)
-			case c.errIs != nil && !errors.Is(err, c.errIs):
-				t.Errorf("Consume: %v, want errors.Is %v", err, c.errIs)
-			}
-			if c.committed >= 0 {
-				b.WaitCommitted(t, c.committed)
-			}
-			if got := b.Committed(); got != c.committed {
-				t.Errorf("committed %d, want %d", got, c.committed)
-			}
-			b.Check(t)
+			b.CheckEnd(t, err, c.want)
 		})
 	}
 }

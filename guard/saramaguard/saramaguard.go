@@ -22,12 +22,6 @@ const (
 	HeaderOffset    = adapt.HeaderOffset    // "idem-offset": the original offset, decimal
 )
 
-// Defaults of WithBackoff.
-const (
-	DefaultMinBackoff = adapt.DefaultMinBackoff
-	DefaultMaxBackoff = adapt.DefaultMaxBackoff
-)
-
 // Option configures Consume and NewHandler.
 type Option func(*config)
 
@@ -40,9 +34,7 @@ type config struct {
 
 func newConfig(opts []Option) config {
 	c := config{InPlace: adapt.NewInPlace("saramaguard")}
-	for _, o := range opts {
-		o(&c)
-	}
+	adapt.Configure(&c, opts)
 	c.Resolve()
 	return c
 }
@@ -68,7 +60,7 @@ func WithDeadLetter(p sarama.SyncProducer, topic string) Option {
 // first retry of a transient error waits min, each next one twice as long, up
 // to max. max also bounds the wait of a key in progress elsewhere (its
 // RetryAfter) and the retries of a failing dead-letter write. Defaults
-// DefaultMinBackoff and DefaultMaxBackoff; values ≤ 0 keep them.
+// 100ms and 30s; values ≤ 0 keep them.
 func WithBackoff(min, max time.Duration) Option {
 	return func(c *config) { c.SetBackoff(min, max) }
 }

@@ -3,7 +3,6 @@ package saramaguard_test
 import (
 	"context"
 	"errors"
-	"strings"
 	"testing"
 	"time"
 
@@ -83,14 +82,14 @@ func TestKfake(t *testing.T) {
 // TestConsumeEnds covers the ways Consume ends that are sarama's own.
 func TestConsumeEnds(t *testing.T) {
 	cases := []struct {
-		name      string
-		closed    bool // the group is closed before Consume
-		cancel    bool // the handler cancels Consume's context, then answers Applied
-		errText   string
-		committed int64
+		name   string
+		closed bool // the group is closed before Consume
+		cancel bool // the handler cancels Consume's context, then answers Applied
+		want   kafkatest.End
 	}{
-		{name: "closed group", closed: true, errText: "saramaguard: consume: kafka: tried to use a consumer group that was closed", committed: -1},
-		{name: "handled as the context ends is still committed", cancel: true, committed: 1},
+		{name: "closed group", closed: true,
+			want: kafkatest.End{ErrPrefix: "saramaguard: consume: kafka: tried to use a consumer group that was closed", ErrIs: sarama.ErrClosedConsumerGroup, Committed: -1}},
+		{name: "handled as the context ends is still committed", cancel: true, want: kafkatest.End{Committed: 1}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -119,19 +118,7 @@ func TestConsumeEnds(t *testing.T) {
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 				t.Fatal("Consume did not end")
 			}
-			switch {
-			case c.errText == "" && err != nil:
-				t.Errorf("Consume: %v, want nil", err)
-			case c.errText != "" && (err == nil || !strings.HasPrefix(err.Error(), c.errText)):
-				t.Errorf("Consume: %v, want an error starting %q", err, c.errText)
-			}
-			if c.committed >= 0 {
-				b.WaitCommitted(t, c.committed)
-			}
-			if got := b.Committed(); got != c.committed {
-				t.Errorf("committed %d, want %d", got, c.committed)
-			}
-			b.Check(t)
+			b.CheckEnd(t, err, c.want)
 		})
 	}
 }

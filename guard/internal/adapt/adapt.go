@@ -90,6 +90,13 @@ func Classify(err error) Verdict {
 	return v
 }
 
+// Configure applies an adapter's options to its configuration, in order.
+func Configure[C any, O ~func(*C)](c *C, opts []O) {
+	for _, o := range opts {
+		o(c)
+	}
+}
+
 // Logger resolves a logger option: nil discards.
 func Logger(l *slog.Logger) *slog.Logger {
 	if l == nil {

@@ -14,6 +14,7 @@ package kafkatest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -315,4 +316,30 @@ func (b *Broker) Watch(h guard.Handler) guard.Handler {
 		b.answered(off, out, err)
 		return out, err
 	})
+}
+
+// End is how a Consume is expected to end.
+type End struct {
+	ErrPrefix string // the start of its error; empty: it returns nil
+	ErrIs     error  // what the error wraps, if anything
+	Committed int64  // the group's committed offset then; -1: none
+}
+
+// CheckEnd checks what a Consume returned and the commit it left.
+func (b *Broker) CheckEnd(t testing.TB, err error, want End) {
+	t.Helper()
+	switch {
+	case want.ErrPrefix == "" && err != nil:
+		t.Errorf("Consume: %v, want nil", err)
+	case want.ErrPrefix != "" && (err == nil || !strings.HasPrefix(err.Error(), want.ErrPrefix)):
+		t.Errorf("Consume: %v, want an error starting %q", err, want.ErrPrefix)
+	case want.ErrIs != nil && !errors.Is(err, want.ErrIs):
+		t.Errorf("Consume: %v, want errors.Is %v", err, want.ErrIs)
+	}
+	if want.Committed >= 0 {
+		b.WaitCommitted(t, want.Committed)
+	} else if got := b.Committed(); got != -1 {
+		t.Errorf("committed %d, want nothing", got)
+	}
+	b.Check(t)
 }
