@@ -36,6 +36,7 @@ type LeaseInfo struct {
 	Duration time.Duration // the lease's length, for an acquired claim
 	Takeover bool          // the lease was taken over from an expired owner
 	Config   Config        // the claim's options (observer, delivery, on_error)
+	Started  time.Time     // when the claim began, for Event.Claim; zero: not measured
 }
 
 // Lease is a claim on a key for an external effect (DESIGN.md §5). It is
@@ -52,12 +53,16 @@ type Lease struct {
 	outcome  Outcome
 	takeover bool
 	started  time.Time
+	claimed  time.Duration // Event.Claim of the lease's end
 
 	mu     sync.Mutex
 	until  time.Time
 	result []byte
 	ended  bool
 	lost   bool // ended by ErrLeaseLost: later calls answer it again
+
+	// effect is Event.Effect: from the claim to Complete, Fail or Release.
+	effect time.Duration
 }
 
 // NewLease returns the Lease of a claim. Stores call it.
@@ -72,6 +77,7 @@ func NewLease(b LeaseBackend, info LeaseInfo) *Lease {
 		outcome:  info.Outcome,
 		takeover: info.Takeover,
 		started:  now,
+		claimed:  since(info.Started, now),
 		until:    now.Add(info.Duration),
 		result:   info.Result,
 		ended:    info.Outcome != Applied,
@@ -161,9 +167,22 @@ func (l *Lease) end(err error) {
 }
 
 func (l *Lease) observe(d Decision, err error) {
+	l.mu.Lock()
+	effect := l.effect
+	l.mu.Unlock()
 	l.cfg.Observer.Observe(context.Background(), Event{
 		Decision: d, Consumer: l.consumer, Key: l.key, Err: err, Duration: time.Since(l.started),
+		Claim: l.claimed, Effect: effect,
 	})
+}
+
+// effectDone notes the end of the effect: Complete, Fail or Release was called.
+func (l *Lease) effectDone() {
+	l.mu.Lock()
+	if l.effect == 0 {
+		l.effect = time.Since(l.started)
+	}
+	l.mu.Unlock()
 }
 
 // Complete records the effect as done with an optional result that later
@@ -173,6 +192,7 @@ func (l *Lease) Complete(ctx context.Context, result []byte) error {
 	if err := l.begin(); err != nil {
 		return err
 	}
+	l.effectDone()
 	err := l.backend.Settle(ctx, l, StateDone, result)
 	l.end(err)
 	if err == nil {
@@ -192,6 +212,7 @@ func (l *Lease) settleError(ctx context.Context, state State, reason error) erro
 	if err := l.begin(); err != nil {
 		return err
 	}
+	l.effectDone()
 	var text []byte
 	if reason != nil {
 		text = []byte(reason.Error())
@@ -214,6 +235,7 @@ func (l *Lease) Release(ctx context.Context) error {
 	if err := l.begin(); err != nil {
 		return err
 	}
+	l.effectDone()
 	err := l.backend.Release(ctx, l)
 	l.end(err)
 	if err == nil {
