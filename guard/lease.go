@@ -60,9 +60,6 @@ type Lease struct {
 	result []byte
 	ended  bool
 	lost   bool // ended by ErrLeaseLost: later calls answer it again
-
-	// effect is Event.Effect: from the claim to Complete, Fail or Release.
-	effect time.Duration
 }
 
 // NewLease returns the Lease of a claim. Stores call it.
@@ -167,22 +164,11 @@ func (l *Lease) end(err error) {
 }
 
 func (l *Lease) observe(d Decision, err error) {
-	l.mu.Lock()
-	effect := l.effect
-	l.mu.Unlock()
+	held := time.Since(l.started) // a lease's effect is the time it was held
 	l.cfg.Observer.Observe(context.Background(), Event{
-		Decision: d, Consumer: l.consumer, Key: l.key, Err: err, Duration: time.Since(l.started),
-		Claim: l.claimed, Effect: effect,
+		Decision: d, Consumer: l.consumer, Key: l.key, Err: err, Duration: held,
+		Claim: l.claimed, Effect: held,
 	})
-}
-
-// effectDone notes the end of the effect: Complete, Fail or Release was called.
-func (l *Lease) effectDone() {
-	l.mu.Lock()
-	if l.effect == 0 {
-		l.effect = time.Since(l.started)
-	}
-	l.mu.Unlock()
 }
 
 // Complete records the effect as done with an optional result that later
@@ -192,7 +178,6 @@ func (l *Lease) Complete(ctx context.Context, result []byte) error {
 	if err := l.begin(); err != nil {
 		return err
 	}
-	l.effectDone()
 	err := l.backend.Settle(ctx, l, StateDone, result)
 	l.end(err)
 	if err == nil {
@@ -212,7 +197,6 @@ func (l *Lease) settleError(ctx context.Context, state State, reason error) erro
 	if err := l.begin(); err != nil {
 		return err
 	}
-	l.effectDone()
 	var text []byte
 	if reason != nil {
 		text = []byte(reason.Error())
@@ -235,7 +219,6 @@ func (l *Lease) Release(ctx context.Context) error {
 	if err := l.begin(); err != nil {
 		return err
 	}
-	l.effectDone()
 	err := l.backend.Release(ctx, l)
 	l.end(err)
 	if err == nil {

@@ -44,8 +44,9 @@ type Event struct {
 	// lease's end reports it), retried, purged, partial, and a rejected Do.
 	Claim time.Duration
 	// Effect is how long the effect ran: Do's apply function (on Redis,
-	// queuing the commands and MULTI … EXEC), or for a lease the time from
-	// the claim's answer to Complete, Fail or Release. Reported on Do's
+	// queuing the commands and MULTI … EXEC), or for a lease the time it was
+	// held, from the claim's answer until Complete, Fail or Release settled
+	// it (their round trip included; the same as Duration). Reported on Do's
 	// applied and on the end of a lease; zero elsewhere.
 	Effect time.Duration
 }
