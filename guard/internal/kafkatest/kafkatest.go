@@ -42,9 +42,9 @@ const (
 
 // The settings a Member gives its adapter.
 const (
-	MinBackoff     = time.Millisecond      // WithBackoff's min
-	MaxBackoff     = 5 * time.Millisecond  // WithBackoff's max
-	HandlerTimeout = 50 * time.Millisecond // WithTimeout
+	MinBackoff     = time.Millisecond       // WithBackoff's min
+	MaxBackoff     = 5 * time.Millisecond   // WithBackoff's max
+	HandlerTimeout = 200 * time.Millisecond // WithTimeout
 )
 
 // wait bounds every wait of a scenario: a failure bound, never a pace.
