@@ -76,6 +76,7 @@ type claimTimed struct {
 	claim time.Duration
 }
 
+// Observe sets the claim's time on e, unless it has one, and passes it on.
 func (t claimTimed) Observe(ctx context.Context, e Event) {
 	if e.Claim == 0 {
 		e.Claim = t.claim

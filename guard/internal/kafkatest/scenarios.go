@@ -76,6 +76,7 @@ type script struct {
 	calls map[int64]int
 }
 
+// Handle plays the next step of the message's offset.
 func (s *script) Handle(ctx context.Context, body []byte) (guard.Outcome, error) {
 	off, err := s.b.called(body)
 	if err != nil {
