@@ -35,8 +35,9 @@
 // acquired key the decision of Do or of the lease's end (applied, released,
 // failed, uncertain, lease_lost). idem.effect.duration records
 // guard.Event.Effect: the apply function of Do (on Redis, queuing its
-// commands and MULTI … EXEC), or the time a lease's holder took from the
-// claim to Complete, Fail or Release. A rejected Do (failed) and a partial
+// commands and MULTI … EXEC), or the time a lease was held, from the
+// claim until Complete, Fail or Release settled it (their round trip
+// included). A rejected Do (failed) and a partial
 // Redis effect carry neither duration. idem.lease.takeovers counts
 // takeover decisions (an expired lease taken over: at-least-once effects
 // may run twice), idem.lease.lost the lease_lost ones (the owner found its
