@@ -36,6 +36,7 @@ type LeaseInfo struct {
 	Duration time.Duration // the lease's length, for an acquired claim
 	Takeover bool          // the lease was taken over from an expired owner
 	Config   Config        // the claim's options (observer, delivery, on_error)
+	Started  time.Time     // when the claim began, for Event.Claim; zero: not measured
 }
 
 // Lease is a claim on a key for an external effect (DESIGN.md §5). It is
@@ -52,6 +53,7 @@ type Lease struct {
 	outcome  Outcome
 	takeover bool
 	started  time.Time
+	claimed  time.Duration // Event.Claim of the lease's end
 
 	mu     sync.Mutex
 	until  time.Time
@@ -72,6 +74,7 @@ func NewLease(b LeaseBackend, info LeaseInfo) *Lease {
 		outcome:  info.Outcome,
 		takeover: info.Takeover,
 		started:  now,
+		claimed:  since(info.Started, now),
 		until:    now.Add(info.Duration),
 		result:   info.Result,
 		ended:    info.Outcome != Applied,
@@ -161,8 +164,10 @@ func (l *Lease) end(err error) {
 }
 
 func (l *Lease) observe(d Decision, err error) {
+	held := time.Since(l.started) // a lease's effect is the time it was held
 	l.cfg.Observer.Observe(context.Background(), Event{
-		Decision: d, Consumer: l.consumer, Key: l.key, Err: err, Duration: time.Since(l.started),
+		Decision: d, Consumer: l.consumer, Key: l.key, Err: err, Duration: held,
+		Claim: l.claimed, Effect: held,
 	})
 }
 

@@ -34,6 +34,21 @@ type Event struct {
 	Count    int64  // rows purged, for DecisionPurged
 	Err      error  // the error behind the decision, if any
 	Duration time.Duration
+
+	// Claim is how long the store took to claim the key: from the start of
+	// the call (Do, Claim, Run) to the claim's decision, retries included.
+	// It is reported once per claim, on the decision the claim ends in: a
+	// refusal (duplicate, in_progress, conflict, failed, uncertain), Do's
+	// applied, or the end of an acquired lease (applied, failed, uncertain,
+	// released, lease_lost). Zero where it is not measured: takeover (its
+	// lease's end reports it), retried, purged, partial, and a rejected Do.
+	Claim time.Duration
+	// Effect is how long the effect ran: Do's apply function (on Redis,
+	// queuing the commands and MULTI … EXEC), or for a lease the time it was
+	// held, from the claim's answer until Complete, Fail or Release settled
+	// it (their round trip included; the same as Duration). Reported on Do's
+	// applied and on the end of a lease; zero elsewhere.
+	Effect time.Duration
 }
 
 // Observer receives every decision of a store. It is called synchronously on
@@ -47,6 +62,35 @@ type ObserverFunc func(ctx context.Context, e Event)
 
 // Observe calls f.
 func (f ObserverFunc) Observe(ctx context.Context, e Event) { f(ctx, e) }
+
+// RefuseClaim is Config.Refuse for a claim that took claimed: the decision
+// it reports carries claimed as Event.Claim. Stores call it.
+func (c Config) RefuseClaim(ctx context.Context, claimed time.Duration, consumer, key string, v Verdict, rec *Record) (Outcome, error) {
+	c.Observer = claimTimed{c.Observer, claimed}
+	return c.Refuse(ctx, consumer, key, v, rec)
+}
+
+// claimTimed sets Event.Claim on the events that reach o.
+type claimTimed struct {
+	o     Observer
+	claim time.Duration
+}
+
+// Observe sets the claim's time on e, unless it has one, and passes it on.
+func (t claimTimed) Observe(ctx context.Context, e Event) {
+	if e.Claim == 0 {
+		e.Claim = t.claim
+	}
+	t.o.Observe(ctx, e)
+}
+
+// since is the time from start to now, or 0 for a zero start.
+func since(start, now time.Time) time.Duration {
+	if start.IsZero() {
+		return 0
+	}
+	return now.Sub(start)
+}
 
 type nopObserver struct{}
 

@@ -272,10 +272,17 @@ func (e *SQLEngine) Do(ctx context.Context, consumer, key string, fp []byte, app
 	}
 	start := time.Now()
 	h := KeyHash(key)
-	var rejected error
+	var (
+		rejected        error
+		claimed, effect time.Duration // Event.Claim and Event.Effect of the attempt that commits
+	)
 	out, refused, err := e.transact(ctx, consumer, key, h[:], fp, StateDone, func(tx SQLTx) (bool, error) {
 		rejected = nil
-		if err := apply(ctx, tx); err != nil {
+		claimed = time.Since(start)
+		applyStart := time.Now()
+		err := apply(ctx, tx)
+		effect = time.Since(applyStart)
+		if err != nil {
 			if IsRejected(err) {
 				rejected = err
 				return false, nil
@@ -290,7 +297,8 @@ func (e *SQLEngine) Do(ctx context.Context, consumer, key string, fp []byte, app
 	case err != nil || refused:
 		return out, err
 	}
-	e.cfg.Observer.Observe(ctx, Event{Decision: DecisionApplied, Consumer: consumer, Key: key, Duration: time.Since(start)})
+	e.cfg.Observer.Observe(ctx, Event{Decision: DecisionApplied, Consumer: consumer, Key: key, Duration: time.Since(start),
+		Claim: claimed, Effect: effect})
 	return Applied, nil
 }
 
@@ -317,6 +325,7 @@ func (e *SQLEngine) reject(ctx context.Context, consumer, key string, h, fp []by
 // A refused claim rolls back, except an uncertain mark it made, and answers
 // through Refuse (refused is true).
 func (e *SQLEngine) transact(ctx context.Context, consumer, key string, h, fp []byte, state State, then func(tx SQLTx) (commit bool, err error)) (out Outcome, refused bool, err error) {
+	begun := time.Now() // for Event.Claim of a refusal
 	err = e.retry(ctx, consumer, key, func() error {
 		out, refused = 0, false
 		tx, err := e.b.Begin(ctx)
@@ -347,7 +356,7 @@ func (e *SQLEngine) transact(ctx context.Context, consumer, key string, h, fp []
 				}
 			}
 			refused = true
-			out, err = e.cfg.Refuse(ctx, consumer, key, v, rec)
+			out, err = e.cfg.RefuseClaim(ctx, time.Since(begun), consumer, key, v, rec)
 			return err
 		}
 		ok, err := then(tx)
@@ -374,6 +383,7 @@ func (e *SQLEngine) Claim(ctx context.Context, consumer, key string, fp []byte) 
 	}
 	h := KeyHash(key)
 	owner := NewOwnerToken()
+	started := time.Now() // for Event.Claim
 	var (
 		v   Verdict
 		rec *Record
@@ -399,12 +409,12 @@ func (e *SQLEngine) Claim(ctx context.Context, consumer, key string, fp []byte) 
 	if err != nil {
 		return nil, err
 	}
-	return e.leaseFor(ctx, consumer, key, owner, v, rec)
+	return e.leaseFor(ctx, consumer, key, owner, v, rec, started)
 }
 
 // leaseFor turns a claim's verdict into Claim's answer.
-func (e *SQLEngine) leaseFor(ctx context.Context, consumer, key, owner string, v Verdict, rec *Record) (*Lease, error) {
-	info := LeaseInfo{Consumer: consumer, Key: key, Owner: owner, Config: e.cfg, Duration: e.cfg.Lease}
+func (e *SQLEngine) leaseFor(ctx context.Context, consumer, key, owner string, v Verdict, rec *Record, started time.Time) (*Lease, error) {
+	info := LeaseInfo{Consumer: consumer, Key: key, Owner: owner, Config: e.cfg, Duration: e.cfg.Lease, Started: started}
 	return ClaimAnswer(ctx, e, info, v, rec)
 }
 
@@ -420,7 +430,7 @@ func ClaimAnswer(ctx context.Context, b LeaseBackend, info LeaseInfo, v Verdict,
 		}
 		return NewLease(b, info), nil
 	}
-	out, err := info.Config.Refuse(ctx, info.Consumer, info.Key, v, rec)
+	out, err := info.Config.RefuseClaim(ctx, since(info.Started, time.Now()), info.Consumer, info.Key, v, rec)
 	if err != nil {
 		return nil, err
 	}

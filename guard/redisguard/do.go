@@ -279,13 +279,14 @@ func (t *doTx) watched(ctx context.Context, tx *redis.Tx, watchHere bool) (guard
 		}
 	}
 	if !v.Action.Acquires() {
-		return s.cfg.Refuse(ctx, t.consumer, t.key, v, rec)
+		return s.cfg.RefuseClaim(ctx, time.Since(t.start), t.consumer, t.key, v, rec)
 	}
 	created := strconv.FormatInt(now.UnixMicro(), 10)
 	var (
 		applyErr error
 		hset     *redis.IntCmd
 	)
+	claimed, effectStart := time.Since(t.start), time.Now() // Event.Claim, Event.Effect
 	cmds, err := tx.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
 		p := &pipeline{Pipeliner: pipe}
 		if err := t.apply(ctx, p); err != nil {
@@ -329,7 +330,8 @@ func (t *doTx) watched(ctx context.Context, tx *redis.Tx, watchHere bool) (guard
 	if failed := failedCmds(cmds); failed != nil {
 		return 0, t.partial(ctx, tx, created, failed)
 	}
-	s.cfg.Observer.Observe(ctx, guard.Event{Decision: guard.DecisionApplied, Consumer: t.consumer, Key: t.key, Duration: time.Since(t.start)})
+	s.cfg.Observer.Observe(ctx, guard.Event{Decision: guard.DecisionApplied, Consumer: t.consumer, Key: t.key, Duration: time.Since(t.start),
+		Claim: claimed, Effect: time.Since(effectStart)})
 	return guard.Applied, nil
 }
 

@@ -261,7 +261,7 @@ func (s *Store) Claim(ctx context.Context, consumer, key string, fp []byte) (*gu
 		return nil, err
 	}
 	owner := guard.NewOwnerToken()
-	info := guard.LeaseInfo{Consumer: consumer, Key: key, Owner: owner, Config: s.cfg, Duration: s.cfg.Lease}
+	info := guard.LeaseInfo{Consumer: consumer, Key: key, Owner: owner, Config: s.cfg, Duration: s.cfg.Lease, Started: time.Now()}
 	tried := "" // the last compare-and-set mode tried
 	for attempt := 1; ; attempt++ {
 		reply, err := claimScript.Run(ctx, s.client, []string{rkey}, fp, owner, us(s.cfg.Lease), ms(s.cfg.Retention), key).Slice()
