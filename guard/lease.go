@@ -223,14 +223,23 @@ func (l *Lease) Release(ctx context.Context) error {
 }
 
 // Extend moves the end of the lease to d from now (store clock), for effects
-// that run longer than the lease. It fails with ErrLeaseLost when the lease
-// was taken over.
+// that run longer than the lease. d is at least MinLease. It fails with
+// ErrLeaseLost when the lease was taken over, and with ErrLeaseHoldExceeded,
+// leaving the lease as it was, when the lease would then end later after its
+// claim than Config.LeaseHoldLimit (WithMaxLeaseHold): measured on the local
+// monotonic clock from the moment Claim returned, so a handler stuck in a
+// loop of extensions cannot hold its key for ever.
 func (l *Lease) Extend(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return fmt.Errorf("guard: lease extension must be positive, got %s", d)
+	if d < MinLease {
+		return fmt.Errorf("guard: lease extension %s is below the minimum of %s", d, MinLease)
 	}
 	if err := l.begin(); err != nil {
 		return err
+	}
+	limit := l.cfg.LeaseHoldLimit()
+	if held := time.Since(l.started); d > limit-held { // not held+d > limit: that overflows for a huge d
+		return fmt.Errorf("%w: consumer %s: the lease was claimed %s ago; extending it by %s would pass the maximum hold of %s (WithMaxLeaseHold)",
+			ErrLeaseHoldExceeded, l.consumer, held.Round(time.Millisecond), d, limit)
 	}
 	err := l.backend.Extend(ctx, l, d)
 	if err == nil {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -209,6 +210,20 @@ func newSQLBackend(t testing.TB, db, admin *sql.DB, d guard.Dialect, opts []guar
 		}
 	})
 
+	tamper := guardtest.SQLTamper(func(ctx context.Context, query string, args ...any) (int64, error) {
+		res, err := admin.ExecContext(ctx, query, args...)
+		if err != nil {
+			return 0, err
+		}
+		return res.RowsAffected()
+	}, d, table)
+	return sqlBackendOn(t, db, d, table, counters, tamper, opts)
+}
+
+// sqlBackendOn builds a store with opts on the existing dedup table and
+// counters table.
+func sqlBackendOn(t testing.TB, db *sql.DB, d guard.Dialect, table string, counters counterSQL, tamper guardtest.Tamper, opts []guard.Option) guardtest.Backend {
+	t.Helper()
 	store, err := guard.NewSQLStore(db, d, append([]guard.Option{guard.WithTable(table)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
@@ -217,6 +232,10 @@ func newSQLBackend(t testing.TB, db, admin *sql.DB, d guard.Dialect, opts []guar
 		t.Fatalf("NewSQLStore: config %+v, dialect %s", store.Config(), store.Dialect())
 	}
 	return guardtest.Backend{
+		Tamper: tamper,
+		Clone: func(more ...guard.Option) guardtest.Backend {
+			return sqlBackendOn(t, db, d, table, counters, tamper, append(slices.Clip(opts), more...))
+		},
 		Store: store,
 		Do: func(ctx context.Context, consumer, key string, fp []byte, e guardtest.Effect) (guard.Outcome, error) {
 			return store.Do(ctx, consumer, key, fp, func(ctx context.Context, tx *sql.Tx) error {

@@ -97,6 +97,9 @@ func (s *Store) Do(ctx context.Context, consumer, key string, fp []byte, apply f
 	if err != nil {
 		return 0, err
 	}
+	if err := s.checkIdentity(ctx, consumer); err != nil {
+		return 0, err
+	}
 	if o.pin && tag != "" {
 		if err := s.pinTag(ctx, consumer, key, tag); err != nil {
 			return 0, err
@@ -122,7 +125,9 @@ func (s *Store) Do(ctx context.Context, consumer, key string, fp []byte, apply f
 // pinTag binds key to the first hash tag it is seen with (PinHashTag).
 func (s *Store) pinTag(ctx context.Context, consumer, key, tag string) error {
 	pin := s.RecordKey(consumer, key, "") + ":tag"
-	set, err := s.client.SetNX(ctx, pin, tag, s.cfg.Retention).Result()
+	// The TTL rounded up to whole milliseconds: go-redis would cut a
+	// fraction of one off.
+	set, err := s.client.SetNX(ctx, pin, tag, time.Duration(ms(s.cfg.Retention))*time.Millisecond).Result()
 	if err != nil {
 		return fmt.Errorf("redisguard: pin the hash tag of %s key: %w", consumer, err)
 	}
@@ -348,7 +353,7 @@ func (t *doTx) writeRecord(ctx context.Context, pipe redis.Pipeliner, replace bo
 	if replace {
 		pipe.Del(ctx, t.rkey)
 	}
-	args := []any{"state", string(state), "fp", t.fp, "key", t.key, "created", created}
+	args := []any{"state", string(state), "fp", guard.StoredFingerprint(t.fp), "key", t.key, "created", created}
 	if result != nil {
 		args = append(args, "result", result)
 	}

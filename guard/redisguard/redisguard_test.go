@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -69,6 +70,8 @@ type fixture struct {
 	client redis.UniversalClient
 	store  *redisguard.Store // the view used: tagged when kind.tagged
 	prefix string
+	opts   []guard.Option // the store's
+	t      testing.TB
 }
 
 func randomPrefix() string {
@@ -79,17 +82,40 @@ func randomPrefix() string {
 
 func newFixture(t testing.TB, k kind, client redis.UniversalClient, opts ...guard.Option) *fixture {
 	t.Helper()
-	prefix := randomPrefix()
+	f := fixtureOn(t, k, client, randomPrefix(), opts)
+	t.Cleanup(f.cleanup)
+	return f
+}
+
+// fixtureOn builds a store with opts over the keys of prefix.
+func fixtureOn(t testing.TB, k kind, client redis.UniversalClient, prefix string, opts []guard.Option) *fixture {
+	t.Helper()
 	s, err := redisguard.New(client, append([]guard.Option{guard.WithTable(prefix)}, opts...)...)
 	if err != nil {
 		t.Fatalf("redisguard.New: %v", err)
 	}
-	f := &fixture{kind: k, client: client, store: s, prefix: prefix}
+	f := &fixture{kind: k, client: client, store: s, prefix: prefix, opts: opts, t: t}
 	if k.tagged {
 		f.store = s.WithHashTag(prefix)
 	}
-	t.Cleanup(f.cleanup)
 	return f
+}
+
+// recordKey is the Redis key of the record of consumer and key in f: under
+// the fixture's hash tag when it has one, except for the key identity
+// record, which never is.
+func (f *fixture) recordKey(consumer, key string) string {
+	tag := ""
+	if f.kind.tagged && key != guard.IdentityRecordKey {
+		tag = f.prefix
+	}
+	return f.store.RecordKey(consumer, key, tag)
+}
+
+func (f *fixture) tamper() guardtest.Tamper {
+	return guardtest.RedisTamper(f.client, f.recordKey, func(consumer string) string {
+		return "*" + f.prefix + ":" + consumer + ":*"
+	})
 }
 
 // key names a key of the test's effects, tagged when the store is.
@@ -152,7 +178,10 @@ func (f *fixture) counter(ctx context.Context, name string) (int64, error) {
 }
 
 func (f *fixture) backend() guardtest.Backend {
-	return guardtest.Backend{Store: f.store, Do: f.do, Counter: f.counter}
+	return guardtest.Backend{Store: f.store, Do: f.do, Counter: f.counter, Tamper: f.tamper(),
+		Clone: func(opts ...guard.Option) guardtest.Backend {
+			return fixtureOn(f.t, f.kind, f.client, f.prefix, append(slices.Clip(f.opts), opts...)).backend()
+		}}
 }
 
 // harness builds the guardtest harness of k. Cuttable stores reach their
@@ -261,7 +290,7 @@ func TestDoApplyDuplicateConflict(t *testing.T) {
 		}
 		mustCount(t, f, ctx, "c", 3)
 		r := mustState(t, f, ctx, "billing", "v12:k1", guard.StateDone)
-		if string(r.Fingerprint) != string(fp) || r.Key != "v12:k1" || r.Consumer != "billing" {
+		if string(r.Fingerprint) != string(guard.StoredFingerprint(fp)) || r.Key != "v12:k1" || r.Consumer != "billing" {
 			t.Fatalf("record = %+v", r)
 		}
 		if rec.Count(guard.DecisionApplied) != 1 || rec.Count(guard.DecisionDuplicate) != 1 || rec.Count(guard.DecisionConflict) != 1 {
@@ -291,7 +320,7 @@ func TestRecordLayout(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if fields["state"] != "done" || fields["fp"] != "v1:fp" || fields["key"] != "v12:k1" || fields["created"] == "" {
+		if fields["state"] != "done" || fields["fp"] != string(guard.StoredFingerprint([]byte("v1:fp"))) || fields["key"] != "v12:k1" || fields["created"] == "" {
 			t.Fatalf("record fields = %v", fields)
 		}
 		ttl, err := f.client.PTTL(ctx, want).Result()
@@ -685,37 +714,58 @@ func TestKeySlot(t *testing.T) {
 	}
 }
 
+// TestHashTagValidation: a bad hash tag is refused before anything is sent.
+// The client's dialer fails the test if the store reaches for the server,
+// so a refusal cannot come from a connection error instead of the check.
 func TestHashTagValidation(t *testing.T) {
-	s, err := redisguard.New(redis.NewClient(&redis.Options{Addr: "127.0.0.1:1"}))
+	errDialed := errors.New("the store dialled the server")
+	client := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1,
+		Dialer: func(context.Context, string, string) (net.Conn, error) { return nil, errDialed }})
+	t.Cleanup(func() { client.Close() })
+	s, err := redisguard.New(client)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := t.Context()
-	for _, tag := range []string{"", "a{b", "a}b"} {
-		if _, err := s.Do(ctx, "c", "k", nil, func(context.Context, redis.Pipeliner) error { return nil }, redisguard.HashTag(tag)); err == nil {
-			t.Errorf("Do with HashTag(%q) = nil error", tag)
+	for _, c := range []struct{ tag, why string }{{"", "empty hash tag"}, {"a{b", "contains a brace"}, {"a}b", "contains a brace"}} {
+		calls := []struct {
+			name string
+			call func() error
+		}{
+			{"Do", func() error {
+				_, err := s.Do(ctx, "c", "k", nil, func(context.Context, redis.Pipeliner) error { return nil }, redisguard.HashTag(c.tag))
+				return err
+			}},
+			{"Inspect", func() error { _, err := s.WithHashTag(c.tag).Inspect(ctx, "c", "k"); return err }},
+			{"Claim", func() error { _, err := s.WithHashTag(c.tag).Claim(ctx, "c", "k", nil); return err }},
+			{"Resolve", func() error { return s.WithHashTag(c.tag).Resolve(ctx, "c", "k", nil) }},
+			{"Forget", func() error { return s.WithHashTag(c.tag).Forget(ctx, "c", "k") }},
 		}
-		if _, err := s.WithHashTag(tag).Inspect(ctx, "c", "k"); err == nil {
-			t.Errorf("WithHashTag(%q).Inspect = nil error", tag)
+		for _, call := range calls {
+			err := call.call()
+			if err == nil || errors.Is(err, errDialed) || !strings.Contains(err.Error(), c.why) {
+				t.Errorf("%s with hash tag %q: %v, want a refusal saying %q, before any connection", call.name, c.tag, err, c.why)
+			}
 		}
 	}
-	if _, err := redisguard.New(nil); err == nil {
-		t.Error("New(nil) = nil error")
+	if _, err := redisguard.New(nil); err == nil || !strings.Contains(err.Error(), "nil client") {
+		t.Errorf("New(nil) = %v, want an error about the nil client", err)
 	}
-	if _, err := redisguard.New(redis.NewClient(&redis.Options{}), guard.WithTable("bad prefix")); err == nil {
-		t.Error("New with a bad prefix = nil error")
+	if _, err := redisguard.New(client, guard.WithTable("bad prefix")); err == nil || !strings.Contains(err.Error(), "not an identifier") {
+		t.Errorf("New with a bad prefix = %v, want an error about the prefix", err)
 	}
 }
 
 func TestLeaseLifecycle(t *testing.T) {
 	forKinds(t, func(t *testing.T, k kind) {
-		f, _, ctx := setup(t, k, guard.WithLease(300*time.Millisecond))
+		lease := 5 * time.Second
+		f, _, ctx := setup(t, k, guard.WithLease(lease))
 		l, err := f.store.Claim(ctx, "sms", "v12:a", []byte("v1:x"))
 		if err != nil || l.Outcome() != guard.Applied {
 			t.Fatalf("Claim = %v, %v", l, err)
 		}
 		var ip *guard.InProgressError
-		if _, err := f.store.Claim(ctx, "sms", "v12:a", []byte("v1:x")); !errors.As(err, &ip) || ip.RetryAfter <= 0 || ip.RetryAfter > 300*time.Millisecond {
+		if _, err := f.store.Claim(ctx, "sms", "v12:a", []byte("v1:x")); !errors.As(err, &ip) || ip.RetryAfter <= 0 || ip.RetryAfter > lease {
 			t.Fatalf("second Claim: %v, want InProgress with RetryAfter within the lease", err)
 		}
 		if err := l.Complete(ctx, []byte("r1")); err != nil {
@@ -731,7 +781,9 @@ func TestLeaseLifecycle(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(450 * time.Millisecond)
+		if err := f.tamper().ExpireLease(ctx, "sms", "v12:b"); err != nil {
+			t.Fatal(err)
+		}
 		nl, err := f.store.Claim(ctx, "sms", "v12:b", nil)
 		if err != nil || !nl.TakenOver() {
 			t.Fatalf("Claim of an expired lease = %v, %v; want a takeover", nl, err)
@@ -747,12 +799,14 @@ func TestLeaseLifecycle(t *testing.T) {
 
 func TestLeaseAtMostOnce(t *testing.T) {
 	forKinds(t, func(t *testing.T, k kind) {
-		f, _, ctx := setup(t, k, guard.WithLease(200*time.Millisecond), guard.WithDelivery(guard.AtMostOnce))
+		f, _, ctx := setup(t, k, guard.WithDelivery(guard.AtMostOnce))
 		l, err := f.store.Claim(ctx, "sms", "v12:u", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(300 * time.Millisecond)
+		if err := f.tamper().ExpireLease(ctx, "sms", "v12:u"); err != nil {
+			t.Fatal(err)
+		}
 		if _, err := f.store.Claim(ctx, "sms", "v12:u", nil); !errors.Is(err, guard.ErrUncertain) {
 			t.Fatalf("Claim of an expired at-most-once lease: %v, want ErrUncertain", err)
 		}
@@ -766,24 +820,35 @@ func TestLeaseAtMostOnce(t *testing.T) {
 	})
 }
 
-// TestExtendRaisesTTL: a lease extended past the retention keeps its record.
+// TestExtendRaisesTTL: a lease extended past the retention keeps its
+// record for as long as the lease, and Complete brings the TTL back to the
+// retention.
 func TestExtendRaisesTTL(t *testing.T) {
 	forKinds(t, func(t *testing.T, k kind) {
-		f, _, ctx := setup(t, k, guard.WithLease(200*time.Millisecond), guard.WithRetention(500*time.Millisecond))
+		retention := guard.MinRetention
+		f, _, ctx := setup(t, k, guard.WithLease(guard.MinLease), guard.WithRetention(retention))
 		l, err := f.store.Claim(ctx, "sms", "v12:long", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := l.Extend(ctx, 3*time.Second); err != nil {
+		ext := 10 * retention
+		if err := l.Extend(ctx, ext); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(700 * time.Millisecond)
+		rkey := f.recordKey("sms", "v12:long")
+		if ttl, err := f.client.PTTL(ctx, rkey).Result(); err != nil || ttl <= retention || ttl > ext {
+			t.Fatalf("TTL after Extend = %s, %v; want the extension's %s", ttl, err, ext)
+		}
+		// The retention runs out: the record stays for its lease.
+		if err := f.tamper().ExpireRetention(ctx, "sms", "v12:long"); err != nil {
+			t.Fatal(err)
+		}
 		mustState(t, f, ctx, "sms", "v12:long", guard.StatePending)
 		if err := l.Complete(ctx, nil); err != nil {
 			t.Fatalf("Complete after the retention: %v", err)
 		}
-		ttl, err := f.client.PTTL(ctx, f.store.RecordKey("sms", "v12:long", map[bool]string{true: f.prefix}[k.tagged])).Result()
-		if err != nil || ttl <= 0 || ttl > 500*time.Millisecond {
+		ttl, err := f.client.PTTL(ctx, rkey).Result()
+		if err != nil || ttl <= 0 || ttl > retention {
 			t.Fatalf("TTL after Complete = %s, %v; want the retention again", ttl, err)
 		}
 	})
