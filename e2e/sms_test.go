@@ -11,11 +11,11 @@ import (
 	"net/http/httptest"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/idemkit/idem/e2e/testdata/shop"
 	"github.com/idemkit/idem/e2e/testdata/shoppgx"
 	"github.com/idemkit/idem/guard"
+	"github.com/idemkit/idem/guard/guardtest"
 )
 
 // smsProvider is an SMS provider that honours the Idempotency-Key header, as
@@ -133,31 +133,48 @@ func (p *smsProvider) send(ctx context.Context, lease *guard.Lease, phone, templ
 // message type: the phone and template of the message.
 type smsApply func(ctx context.Context, lease *guard.Lease, phone, template string) error
 
-// smsWiring builds a send_sms handler over apply with extra options; each
-// store and client generation has its own.
-type smsWiring func(apply smsApply, opts ...guard.Option) handler
+// smsBackend is a store's send_sms consumer: wire builds a handler over
+// apply with extra options (each store and client generation has its own),
+// and tamper reaches the store's records under consumer.
+type smsBackend struct {
+	wire     func(apply smsApply, opts ...guard.Option) handler
+	consumer string
+	tamper   guardtest.Tamper
+}
 
-func sqlSMS(w *world) smsWiring {
-	return func(apply smsApply, opts ...guard.Option) handler {
-		return shop.NewSendSmsHandler(w.sqlStore, func(ctx context.Context, lease *guard.Lease, m *shop.SendSms) error {
-			return apply(ctx, lease, m.Phone, m.Template)
-		}, append([]guard.Option{w.tableOpt()}, opts...)...)
+func sqlSMS(w *world) smsBackend {
+	return smsBackend{
+		wire: func(apply smsApply, opts ...guard.Option) handler {
+			return shop.NewSendSmsHandler(w.sqlStore, func(ctx context.Context, lease *guard.Lease, m *shop.SendSms) error {
+				return apply(ctx, lease, m.Phone, m.Template)
+			}, append([]guard.Option{w.tableOpt()}, opts...)...)
+		},
+		consumer: shop.SendSmsConsumer,
+		tamper:   w.tamper(),
 	}
 }
 
-func pgxSMS(w *world) smsWiring {
-	return func(apply smsApply, opts ...guard.Option) handler {
-		return shoppgx.NewSendSmsHandler(w.pgxStore, func(ctx context.Context, lease *guard.Lease, m *shoppgx.SendSms) error {
-			return apply(ctx, lease, m.Phone, m.Template)
-		}, append([]guard.Option{w.tableOpt()}, opts...)...)
+func pgxSMS(w *world) smsBackend {
+	return smsBackend{
+		wire: func(apply smsApply, opts ...guard.Option) handler {
+			return shoppgx.NewSendSmsHandler(w.pgxStore, func(ctx context.Context, lease *guard.Lease, m *shoppgx.SendSms) error {
+				return apply(ctx, lease, m.Phone, m.Template)
+			}, append([]guard.Option{w.tableOpt()}, opts...)...)
+		},
+		consumer: shoppgx.SendSmsConsumer,
+		tamper:   w.tamper(),
 	}
 }
 
-func redisSMS(r *redisWorld) smsWiring {
-	return func(apply smsApply, opts ...guard.Option) handler {
-		return shop.NewSendSmsRedisHandler(r.store, func(ctx context.Context, lease *guard.Lease, m *shop.SendSmsRedis) error {
-			return apply(ctx, lease, m.Phone, m.Template)
-		}, append([]guard.Option{r.prefixOpt()}, opts...)...)
+func redisSMS(r *redisWorld) smsBackend {
+	return smsBackend{
+		wire: func(apply smsApply, opts ...guard.Option) handler {
+			return shop.NewSendSmsRedisHandler(r.store, func(ctx context.Context, lease *guard.Lease, m *shop.SendSmsRedis) error {
+				return apply(ctx, lease, m.Phone, m.Template)
+			}, append([]guard.Option{r.prefixOpt()}, opts...)...)
+		},
+		consumer: shop.SendSmsRedisConsumer,
+		tamper:   r.tamper(),
 	}
 }
 
@@ -168,16 +185,16 @@ func TestSendSMS(t *testing.T) {
 	t.Parallel()
 	type backend struct {
 		name string
-		open func(t testing.TB) smsWiring
+		open func(t testing.TB) smsBackend
 	}
 	var backends []backend
 	for _, b := range sqlWorlds {
-		backends = append(backends, backend{b.name, func(t testing.TB) smsWiring { return sqlSMS(b.open(t)) }})
+		backends = append(backends, backend{b.name, func(t testing.TB) smsBackend { return sqlSMS(b.open(t)) }})
 	}
 	backends = append(backends,
-		backend{"pgx", func(t testing.TB) smsWiring { return pgxSMS(pgxWorld(t)) }},
-		backend{"redis", func(t testing.TB) smsWiring { return redisSMS(openRedisWorld(t, envRedis)) }},
-		backend{"redis-cluster", func(t testing.TB) smsWiring { return redisSMS(openRedisWorld(t, envRedisCluster)) }},
+		backend{"pgx", func(t testing.TB) smsBackend { return pgxSMS(pgxWorld(t)) }},
+		backend{"redis", func(t testing.TB) smsBackend { return redisSMS(openRedisWorld(t, envRedis)) }},
+		backend{"redis-cluster", func(t testing.TB) smsBackend { return redisSMS(openRedisWorld(t, envRedisCluster)) }},
 	)
 	for _, b := range backends {
 		t.Run(b.name, func(t *testing.T) {
@@ -187,9 +204,9 @@ func TestSendSMS(t *testing.T) {
 	}
 }
 
-func testSendSMS(t *testing.T, wire smsWiring) {
+func testSendSMS(t *testing.T, b smsBackend) {
 	p := newSMSProvider(t)
-	h := wire(p.send)
+	h := b.wire(p.send)
 
 	// Three deliveries, one text, one request: the provider never sees the
 	// duplicates.
@@ -227,32 +244,35 @@ func testSendSMS(t *testing.T, wire smsWiring) {
 	)
 	p.expect(t, 5, 3)
 
-	t.Run("takeover", func(t *testing.T) { testSMSTakeover(t, wire, p) })
+	t.Run("takeover", func(t *testing.T) { testSMSTakeover(t, b, p) })
 }
 
 // testSMSTakeover: a worker sends, then stalls past its lease; the
 // redelivery takes the key over and calls the provider again with the same
 // idempotency key, so the provider sends nothing twice; the stalled worker
-// then learns it lost its lease.
-func testSMSTakeover(t *testing.T, wire smsWiring, p *smsProvider) {
-	const lease = time.Second
+// then learns it lost its lease. The lease runs out by the store's clock
+// (the test moves its end into the past), not by waiting for it.
+func testSMSTakeover(t *testing.T, b smsBackend, p *smsProvider) {
 	body := `{"order_id":"o9","phone":"+15550009","template":"shipped"}`
+	var k guard.KeyBuilder
+	k.String("o9")
+	k.String("shipped")
 	stalled := make(chan struct{})
 	resume := make(chan struct{})
 	var firstKey string
-	slow := wire(func(ctx context.Context, l *guard.Lease, phone, template string) error {
+	slow := b.wire(func(ctx context.Context, l *guard.Lease, phone, template string) error {
 		firstKey = l.Key()
 		err := p.send(ctx, l, phone, template)
 		close(stalled)
 		<-resume
 		return err
-	}, guard.WithLease(lease))
+	})
 	var takenOver bool
 	var secondKey string
-	fast := wire(func(ctx context.Context, l *guard.Lease, phone, template string) error {
+	fast := b.wire(func(ctx context.Context, l *guard.Lease, phone, template string) error {
 		takenOver, secondKey = l.TakenOver(), l.Key()
 		return p.send(ctx, l, phone, template)
-	}, guard.WithLease(lease))
+	})
 
 	requests, sent := p.counts()
 	first := make(chan result, 1)
@@ -264,16 +284,18 @@ func testSMSTakeover(t *testing.T, wire smsWiring, p *smsProvider) {
 	// While the lease is live, a redelivery finds the key in progress.
 	out, err := fast.Handle(testContext(t), []byte(body))
 	var inProgress *guard.InProgressError
-	if !errors.As(err, &inProgress) || inProgress.RetryAfter <= 0 || inProgress.RetryAfter > lease {
-		t.Fatalf("redelivery during the lease = (%v, %v), want an *InProgressError with 0 < RetryAfter <= %v", out, err, lease)
+	if !errors.As(err, &inProgress) || inProgress.RetryAfter <= 0 || inProgress.RetryAfter > guard.DefaultLease {
+		t.Fatalf("redelivery during the lease = (%v, %v), want an *InProgressError with 0 < RetryAfter <= %v", out, err, guard.DefaultLease)
 	}
-	time.Sleep(inProgress.RetryAfter + 200*time.Millisecond)
+	if err := b.tamper.ExpireLease(testContext(t), b.consumer, k.Key()); err != nil {
+		t.Fatal(err)
+	}
 	out, err = fast.Handle(testContext(t), []byte(body))
 	if err != nil || out != guard.Applied {
 		t.Fatalf("redelivery after the lease = (%v, %v), want (applied, nil)", out, err)
 	}
-	if !takenOver || secondKey != firstKey {
-		t.Errorf("takeover: TakenOver = %v, provider key %q after %q; want true and the same key", takenOver, secondKey, firstKey)
+	if !takenOver || secondKey != firstKey || secondKey != guard.ProviderKey(b.consumer, k.Key()) {
+		t.Errorf("takeover: TakenOver = %v, provider key %q after %q; want true and the key's provider key", takenOver, secondKey, firstKey)
 	}
 	close(resume)
 	if r := <-first; !errors.Is(r.err, guard.ErrLeaseLost) {
