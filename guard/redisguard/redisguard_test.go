@@ -230,6 +230,16 @@ func forKinds(t *testing.T, fn func(t *testing.T, k kind)) {
 	}
 }
 
+// forTaggedKinds runs fn as a subtest per kind that uses hash tags (rather
+// than skipping the others: a skipped subtest would pass).
+func forTaggedKinds(t *testing.T, fn func(t *testing.T, k kind)) {
+	for _, k := range kinds {
+		if k.tagged {
+			t.Run(k.name, func(t *testing.T) { fn(t, k) })
+		}
+	}
+}
+
 func TestConformance(t *testing.T) {
 	forKinds(t, func(t *testing.T, k kind) { guardtest.Run(t, harness(k)) })
 }
@@ -529,10 +539,7 @@ func TestDoReject(t *testing.T) {
 // every key on a cluster) must share the record's slot, checked before
 // anything is sent.
 func TestHashTagSlots(t *testing.T) {
-	forKinds(t, func(t *testing.T, k kind) {
-		if !k.tagged {
-			t.Skip("the slot rule applies with a hash tag or on a cluster")
-		}
+	forTaggedKinds(t, func(t *testing.T, k kind) {
 		f, _, ctx := setup(t, k)
 		tag := f.prefix
 		cases := []struct {
@@ -598,10 +605,7 @@ func TestHashTagSlots(t *testing.T) {
 // sent with another tag finds no record there and applies again, with it
 // the second tag is guard.ErrKeyConflict.
 func TestPinHashTag(t *testing.T) {
-	forKinds(t, func(t *testing.T, k kind) {
-		if !k.tagged {
-			t.Skip("hash tags")
-		}
+	forTaggedKinds(t, func(t *testing.T, k kind) {
 		f, rec, ctx := setup(t, k)
 		tagA, tagB := f.prefix+"a", f.prefix+"b"
 		count := func(tag string) int64 {
