@@ -38,7 +38,7 @@ type LeaseInfo struct {
 	Config   Config        // the claim's options (observer, delivery, on_error)
 }
 
-// Lease is a claim on a key for an external effect (DESIGN.md §5). It is
+// Lease is a claim on a key for an external effect (see the package doc). It is
 // returned by Claim: when Outcome is Duplicate the effect ran before and the
 // lease holds nothing but the stored Result; when it is Applied the caller
 // holds the key until the lease runs out and must end it with exactly one of
@@ -258,7 +258,7 @@ func (l *Lease) Extend(ctx context.Context, d time.Duration) error {
 const settleTimeout = 10 * time.Second
 
 // RunLease runs apply under the acquired lease l and records its outcome, as
-// every store's Run does (DESIGN.md §5):
+// every store's Run does:
 //   - apply returns nil: Complete with the result set by SetResult → Applied.
 //   - apply returns a Reject error, or on_error is keep: the key is failed → ErrFailed.
 //   - at-most-once and the error is not NotPerformed: the key is uncertain → ErrUncertain.

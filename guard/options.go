@@ -152,6 +152,10 @@ func WithPurgeBatch(n int) Option { return func(c *Config) { c.PurgeBatch = n } 
 // into every generated handler. A store refuses to claim for a consumer whose
 // recorded identity differs (ErrKeyIdentityChanged), since every message
 // handled under the old keys would then look fresh and run its effect again.
+// The first claim of the consumer through a store (Do, Claim, Run) records
+// the identity when none is, and the store remembers a match for its life;
+// see the package documentation on key identities. Empty: not checked. At
+// most MaxKeyIdentityLen bytes.
 func WithKeyIdentity(identity string) Option {
 	return func(c *Config) { c.KeyIdentity = identity }
 }

@@ -33,7 +33,7 @@ func (r *Record) Expired(now time.Time) bool {
 }
 
 // Action is what a claim does with the record it found, by the state table of
-// DESIGN.md §5. Stores call DecideClaim and carry the action out atomically.
+// the package doc. Stores call DecideClaim and carry the action out atomically.
 type Action int
 
 // The actions of DecideClaim.

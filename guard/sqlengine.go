@@ -261,14 +261,14 @@ func (e *SQLEngine) scan(ctx context.Context, x SQLExecer, query, consumer strin
 	return r, nil
 }
 
-// Do runs a transactional effect (DESIGN.md §5): in one transaction it claims
+// Do runs a transactional effect (see the package doc): in one transaction it claims
 // the key (the first statement), runs apply, and commits both or neither.
 // Serialization failures and deadlocks retry the whole transaction, so apply
 // may run more than once but commits at most once; it must do all its work
 // through the transaction it is given.
 //
-// apply's Reject error keeps the key as failed. Departing from DESIGN.md,
-// which rolls back to a savepoint taken after the claim, the store rolls the
+// apply's Reject error keeps the key as failed. Rather than roll back to a
+// savepoint taken after the claim, the store rolls the
 // whole transaction back and records the failure in a second, short
 // transaction: a savepoint costs every message a round trip (about 10% of
 // throughput on PostgreSQL, see BENCHMARKS.md) to save work on rare
@@ -372,7 +372,7 @@ func (e *SQLEngine) transact(ctx context.Context, consumer, key string, h, fp []
 	return out, refused, err
 }
 
-// Claim claims key for an external effect (DESIGN.md §5). On success the
+// Claim claims key for an external effect (see the package doc). On success the
 // returned Lease's Outcome is Applied (the caller holds the key for the lease
 // and must Complete, Fail or Release it) or Duplicate (done before; its stored
 // Result is on the lease). A live lease of another owner is *InProgressError;

@@ -24,7 +24,7 @@ type testCase struct {
 }
 
 // Run runs the conformance suite against the store of h: every cell of the
-// state table and every error of the error table of DESIGN.md §5, through the
+// state table and every error of the error table of package guard, through the
 // public API only (Backend.Do, the guard.Store methods and the Lease
 // methods). Each subtest gets a fresh store from h.New. Subtests that count
 // goroutines (a store's life cycle; the server cut mid-call and while idle,

@@ -49,7 +49,7 @@ func PinHashTag() DoOption { return func(o *doOptions) { o.pin = true } }
 // keys of an effect run with HashTag(tag), so they share its slot.
 func Tagged(tag, key string) string { return "{" + tag + "}" + key }
 
-// Do runs a transactional effect (DESIGN.md §5). It WATCHes the dedup record
+// Do runs a transactional effect (see the guard package). It WATCHes the dedup record
 // and reads it; if the record exists, guard.DecideClaim answers (Duplicate,
 // guard.ErrKeyConflict, guard.ErrFailed, *guard.InProgressError, …) and
 // apply is not called. Otherwise apply queues the effect's commands on pipe

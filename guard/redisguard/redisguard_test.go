@@ -21,7 +21,7 @@ import (
 	"github.com/idemkit/idem/guard/redisguard"
 )
 
-// The environment variables naming the test servers (DESIGN.md §7).
+// The environment variables naming the test servers (see guardtest.Env).
 const (
 	envRedis   = "IDEM_TEST_REDIS"         // host:port of a single server
 	envCluster = "IDEM_TEST_REDIS_CLUSTER" // comma-separated host:port of a cluster's nodes

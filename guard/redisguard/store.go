@@ -266,7 +266,7 @@ func (s *Store) retried(ctx context.Context, consumer, key string, attempt int, 
 // changed since it was read.
 var errChanged = errors.New("redisguard: dedup record changed since it was read")
 
-// Claim claims key for an external effect (DESIGN.md §5). On success the
+// Claim claims key for an external effect (see the guard package). On success the
 // returned Lease's Outcome is Applied (the caller holds the key for the lease
 // and must Complete, Fail or Release it) or Duplicate (done before; its
 // stored Result is on the lease). A live lease of another owner is
