@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"time"
+	"unicode/utf8"
 )
 
 // Errors returned by stores and generated handlers. Test them with errors.Is;
@@ -177,4 +178,34 @@ func (e *stateError) Unwrap() []error {
 // errFor builds the error for sentinel with a stored reason or a live cause.
 func errFor(sentinel error, consumer, reason string, cause error) error {
 	return &stateError{sentinel: sentinel, consumer: consumer, reason: reason, cause: cause}
+}
+
+// MaxReasonLen is the longest failure reason a store keeps, in bytes: the
+// text of a Reject error, of Lease.Fail's reason, of a partial effect. A
+// longer one is cut at a character boundary and ends in "…", so that no
+// error text, however long, makes the record too large to write (MySQL's
+// result column and packet hold 16 MiB; a record that cannot be written
+// would be redelivered for ever).
+const MaxReasonLen = 64 << 10
+
+// MaxResultLen is the longest result Lease.Complete (and Run, through
+// Lease.SetResult) stores, in bytes.
+const MaxResultLen = 1 << 20
+
+// ReasonText is err's text as a store keeps it as a failure reason: cut to
+// MaxReasonLen bytes. Stores call it.
+func ReasonText(err error) []byte {
+	if err == nil {
+		return nil
+	}
+	s := err.Error()
+	if len(s) <= MaxReasonLen {
+		return []byte(s)
+	}
+	const ellipsis = "…"
+	cut := MaxReasonLen - len(ellipsis)
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return []byte(s[:cut] + ellipsis)
 }

@@ -131,7 +131,20 @@ func (l *Lease) Until() time.Time {
 	return l.until
 }
 
-var errNotHeld = errors.New("guard: lease is not held")
+var (
+	errNotHeld       = errors.New("guard: lease is not held")
+	errResultTooLong = errors.New("guard: result too long")
+)
+
+// ValidateResult checks a result a store is to keep (Lease.Complete,
+// Store.Resolve): at most MaxResultLen bytes. Stores call it.
+func ValidateResult(consumer string, result []byte) error {
+	if len(result) > MaxResultLen {
+		return fmt.Errorf("%w: consumer %s: result of %d bytes is longer than the maximum of %d (guard.MaxResultLen)",
+			errResultTooLong, consumer, len(result), MaxResultLen)
+	}
+	return nil
+}
 
 func (l *Lease) begin() error {
 	l.mu.Lock()
@@ -167,11 +180,15 @@ func (l *Lease) observe(d Decision, err error) {
 }
 
 // Complete records the effect as done with an optional result that later
-// duplicates can read. It fails with ErrLeaseLost when the lease was taken
-// over (or the key resolved or forgotten) meanwhile.
+// duplicates can read, of at most MaxResultLen bytes (a longer one is
+// refused and the lease stays held). It fails with ErrLeaseLost when the
+// lease was taken over (or the key resolved or forgotten) meanwhile.
 func (l *Lease) Complete(ctx context.Context, result []byte) error {
 	if err := l.begin(); err != nil {
 		return err
+	}
+	if err := ValidateResult(l.consumer, result); err != nil {
+		return err // refused before the store, which might not hold it: the lease stays held
 	}
 	err := l.backend.Settle(ctx, l, StateDone, result)
 	l.end(err)
@@ -194,7 +211,7 @@ func (l *Lease) settleError(ctx context.Context, state State, reason error) erro
 	}
 	var text []byte
 	if reason != nil {
-		text = []byte(reason.Error())
+		text = ReasonText(reason)
 	}
 	err := l.backend.Settle(ctx, l, state, text)
 	l.end(err)
@@ -259,7 +276,9 @@ const settleTimeout = 10 * time.Second
 
 // RunLease runs apply under the acquired lease l and records its outcome, as
 // every store's Run does:
-//   - apply returns nil: Complete with the result set by SetResult → Applied.
+//   - apply returns nil: Complete with the result set by SetResult → Applied;
+//     a result longer than MaxResultLen keeps the key failed instead (the
+//     effect ran and must not run again) → ErrFailed.
 //   - apply returns a Reject error, or on_error is keep: the key is failed → ErrFailed.
 //   - at-most-once and the error is not NotPerformed: the key is uncertain → ErrUncertain.
 //   - otherwise the claim is released and apply's error is returned (a retry runs again).
@@ -273,10 +292,21 @@ func RunLease(ctx context.Context, l *Lease, apply func(ctx context.Context, l *
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), settleTimeout)
 	defer cancel()
 	if err == nil {
-		if err := l.Complete(sctx, l.Result()); err != nil {
-			return 0, err
+		cerr := l.Complete(sctx, l.Result())
+		if cerr == nil {
+			return Applied, nil
 		}
-		return Applied, nil
+		if !errors.Is(cerr, errResultTooLong) {
+			return 0, cerr
+		}
+		// The effect happened but its result cannot be kept. Failing the key
+		// records that it ran, so no redelivery runs it again; an operator
+		// who knows it succeeded resolves it.
+		err = fmt.Errorf("the effect ran, but its result was not recorded: %w", cerr)
+		if serr := l.settleError(sctx, StateFailed, err); serr != nil {
+			return 0, errors.Join(err, serr)
+		}
+		return 0, errFor(ErrFailed, l.consumer, "", err)
 	}
 	var (
 		sentinel error

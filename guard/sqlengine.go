@@ -307,7 +307,7 @@ func (e *SQLEngine) Do(ctx context.Context, consumer, key string, fp []byte, app
 // rejection as its reason, unless another delivery recorded an outcome first.
 func (e *SQLEngine) reject(ctx context.Context, consumer, key string, h, fp []byte, rejected error, start time.Time) (Outcome, error) {
 	out, refused, err := e.transact(ctx, consumer, key, h, fp, StateFailed, func(tx SQLTx) (bool, error) {
-		if _, err := tx.Exec(ctx, e.q.setState, string(StateFailed), []byte(rejected.Error()), consumer, h); err != nil {
+		if _, err := tx.Exec(ctx, e.q.setState, string(StateFailed), ReasonText(rejected), consumer, h); err != nil {
 			return false, fmt.Errorf("guard: mark %s failed: %w", consumer, err)
 		}
 		return true, nil
@@ -500,6 +500,9 @@ func (e *SQLEngine) Inspect(ctx context.Context, consumer, key string) (*Record,
 // A lease still held on it can no longer complete (ErrLeaseLost).
 func (e *SQLEngine) Resolve(ctx context.Context, consumer, key string, result []byte) error {
 	if err := ValidateClaim(consumer, key); err != nil {
+		return err
+	}
+	if err := ValidateResult(consumer, result); err != nil {
 		return err
 	}
 	h := KeyHash(key)

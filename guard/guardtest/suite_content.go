@@ -3,6 +3,7 @@ package guardtest
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -109,6 +110,61 @@ var contentCases = []testCase{
 		})
 		wantErr(t, "Run with a key one byte too long", err, guard.ErrInvalidMessage)
 		e.wantCount(1)
+	}},
+	{"Content/long-results-and-reasons", func(t *testing.T, h Harness) {
+		// An error text, however long, is kept cut to MaxReasonLen; a result
+		// longer than MaxResultLen is refused before the store (whose column
+		// or packet may not hold it: the record would never be written and
+		// the message redelivered for ever).
+		e := setup(t, h)
+		huge := errors.New("out of stock: " + strings.Repeat("é", 10<<20)) // 20 MiB
+		k := key("huge-reason")
+		_, err := e.doHook(k, nil, 1, func(context.Context) error { return guard.Reject(huge) })
+		wantErr(t, "Do whose hook rejects with a 20 MiB reason", err, guard.ErrFailed)
+		r := e.wantState(k, guard.StateFailed)
+		if len(r.Result) > guard.MaxReasonLen || !strings.HasPrefix(string(r.Result), "rejected: out of stock: éé") || !strings.HasSuffix(string(r.Result), "…") {
+			t.Errorf("stored reason of %d bytes, want the reason cut to %d", len(r.Result), guard.MaxReasonLen)
+		}
+		_, err = e.do(k, nil, 1)
+		wantErr(t, "redelivery of a key rejected with a long reason", err, guard.ErrFailed)
+
+		e.consumer = "send_sms"
+		l := e.mustClaim(key("huge-fail"), nil)
+		if err := l.Fail(e.ctx, huge); err != nil {
+			t.Fatalf("Fail with a 20 MiB reason: %v", err)
+		}
+		if r := e.wantState(key("huge-fail"), guard.StateFailed); len(r.Result) > guard.MaxReasonLen {
+			t.Errorf("stored reason of %d bytes, want at most %d", len(r.Result), guard.MaxReasonLen)
+		}
+
+		big := bytes.Repeat([]byte{'r'}, guard.MaxResultLen+1)
+		l = e.mustClaim(key("big-result"), nil)
+		if err := l.Complete(e.ctx, big); err == nil || !strings.Contains(err.Error(), "MaxResultLen") {
+			t.Fatalf("Complete with a result of %d bytes: %v, want a refusal", len(big), err)
+		}
+		if err := l.Complete(e.ctx, big[:guard.MaxResultLen]); err != nil {
+			t.Fatalf("Complete with the longest result, after a refusal: %v", err)
+		}
+		e.mustDuplicate(key("big-result"), nil, big[:guard.MaxResultLen])
+		if err := e.b.Store.Resolve(e.ctx, e.consumer, key("big-result"), big); err == nil {
+			t.Error("Resolve with a result too long: err = nil")
+		}
+
+		calls := 0
+		_, err = e.b.Store.Run(e.ctx, e.consumer, key("big-run"), nil, func(_ context.Context, l *guard.Lease) error {
+			calls++
+			l.SetResult(big)
+			return nil
+		})
+		wantErr(t, "Run whose result is too long", err, guard.ErrFailed)
+		_, err = e.b.Store.Run(e.ctx, e.consumer, key("big-run"), nil, func(context.Context, *guard.Lease) error {
+			calls++
+			return nil
+		})
+		wantErr(t, "redelivery of a Run whose result was too long", err, guard.ErrFailed)
+		if calls != 1 {
+			t.Errorf("the effect ran %d times, want once", calls)
+		}
 	}},
 	{"Content/longest-durations", func(t *testing.T, h Harness) {
 		// The longest retention and lease a Duration holds: stored rounded

@@ -372,7 +372,7 @@ func (t *doTx) writeRecord(ctx context.Context, pipe redis.Pipeliner, replace bo
 func (t *doTx) reject(ctx context.Context, tx *redis.Tx, replace bool, created string, rejection error) (guard.Outcome, error) {
 	var hset *redis.IntCmd
 	_, err := tx.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
-		hset = t.writeRecord(ctx, pipe, replace, guard.StateFailed, created, []byte(rejection.Error()))
+		hset = t.writeRecord(ctx, pipe, replace, guard.StateFailed, created, guard.ReasonText(rejection))
 		return nil
 	})
 	t.execDone(err, hset)
@@ -392,7 +392,7 @@ func (t *doTx) reject(ctx context.Context, tx *redis.Tx, replace bool, created s
 // just written), and the error wraps guard.ErrPartialEffect.
 func (t *doTx) partial(ctx context.Context, tx *redis.Tx, created string, failed error) error {
 	perr := guard.StateError(guard.ErrPartialEffect, t.consumer, "", failed)
-	if n, err := partialScript.Run(context.WithoutCancel(ctx), tx, []string{t.rkey}, created, perr.Error()).Int64(); err != nil {
+	if n, err := partialScript.Run(context.WithoutCancel(ctx), tx, []string{t.rkey}, created, guard.ReasonText(perr)).Int64(); err != nil {
 		perr = errors.Join(perr, fmt.Errorf("redisguard: mark %s failed after a partial effect: %w", t.consumer, err))
 	} else if n == 0 {
 		perr = errors.Join(perr, fmt.Errorf("redisguard: %s record changed before it could be marked failed", t.consumer))

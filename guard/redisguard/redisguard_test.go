@@ -957,3 +957,60 @@ func TestRing(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestCorruptKeys: keys of the store's records holding something else than
+// a hash (a hand's SET, another program's key) give clear errors, are never
+// overwritten, and never let an effect run.
+func TestCorruptKeys(t *testing.T) {
+	forKinds(t, func(t *testing.T, k kind) {
+		f, _, ctx := setup(t, k, guard.WithKeyIdentity("v1"))
+		// The identity record.
+		if err := f.client.Set(ctx, f.recordKey("billing", guard.IdentityRecordKey), "v1", 0).Err(); err != nil {
+			t.Fatal(err)
+		}
+		_, err := f.do(ctx, "billing", "v12:k1", nil, guardtest.Effect{Counter: "c", Delta: 1})
+		if !errors.Is(err, guard.ErrKeyIdentityChanged) || guard.Permanent(err) || !strings.Contains(err.Error(), "a Redis string") {
+			t.Fatalf("Do over an identity key holding a string: %v, want a transient ErrKeyIdentityChanged naming its type", err)
+		}
+		if _, err := f.store.KeyIdentity(ctx, "billing"); !errors.Is(err, guard.ErrKeyIdentityChanged) {
+			t.Fatalf("KeyIdentity of a string: %v", err)
+		}
+		if v, err := f.client.Get(ctx, f.recordKey("billing", guard.IdentityRecordKey)).Result(); err != nil || v != "v1" {
+			t.Fatalf("the corrupt identity key was changed: %q, %v", v, err)
+		}
+		mustCount(t, f, ctx, "c", 0)
+		if err := f.store.ForgetKeyIdentity(ctx, "billing"); err != nil {
+			t.Fatal(err)
+		}
+
+		// A dedup record.
+		rkey := f.recordKey("billing", "v12:k2")
+		if err := f.client.Set(ctx, rkey, "not a record", 0).Err(); err != nil {
+			t.Fatal(err)
+		}
+		_, err = f.do(ctx, "billing", "v12:k2", nil, guardtest.Effect{Counter: "c", Delta: 1})
+		if err == nil || guard.Permanent(err) || !strings.Contains(err.Error(), "WRONGTYPE") {
+			t.Fatalf("Do over a key holding a string: %v, want a transient error saying WRONGTYPE", err)
+		}
+		if _, err := f.store.Claim(ctx, "billing", "v12:k2", nil); err == nil || !strings.Contains(err.Error(), "WRONGTYPE") {
+			t.Fatalf("Claim over a key holding a string: %v, want an error saying WRONGTYPE", err)
+		}
+		mustCount(t, f, ctx, "c", 0)
+		// A hash without a state is a record of an unknown state.
+		if err := f.client.Del(ctx, rkey).Err(); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.client.HSet(ctx, rkey, "key", "v12:k2").Err(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.store.Claim(ctx, "billing", "v12:k2", nil); err == nil || !strings.Contains(err.Error(), `unknown state ""`) {
+			t.Fatalf("Claim over a hash without a state: %v, want an error about its state", err)
+		}
+		if err := f.store.Forget(ctx, "billing", "v12:k2"); err != nil {
+			t.Fatal(err)
+		}
+		if out, err := f.do(ctx, "billing", "v12:k2", nil, guardtest.Effect{Counter: "c", Delta: 1}); err != nil || out != guard.Applied {
+			t.Fatalf("Do after Forget = %v, %v", out, err)
+		}
+	})
+}

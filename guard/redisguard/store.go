@@ -407,6 +407,9 @@ func (s *Store) Resolve(ctx context.Context, consumer, key string, result []byte
 	if err != nil {
 		return err
 	}
+	if err := guard.ValidateResult(consumer, result); err != nil {
+		return err
+	}
 	has, res := hasResult(result)
 	if err := resolveScript.Run(ctx, s.client, []string{rkey}, key, has, res, ms(s.cfg.Retention)).Err(); err != nil {
 		return fmt.Errorf("redisguard: resolve %s: %w", consumer, err)
