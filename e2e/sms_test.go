@@ -133,49 +133,40 @@ func (p *smsProvider) send(ctx context.Context, lease *guard.Lease, phone, templ
 // message type: the phone and template of the message.
 type smsApply func(ctx context.Context, lease *guard.Lease, phone, template string) error
 
-// smsBackend is a store's send_sms consumer: wire builds a handler over
-// apply with extra options (each store and client generation has its own),
-// and tamper reaches the store's records under consumer.
+// smsWiring builds a send_sms handler over apply with extra options; each
+// store and client generation has its own.
+type smsWiring func(apply smsApply, opts ...guard.Option) handler
+
+func sqlSMS(w *world) smsWiring {
+	return func(apply smsApply, opts ...guard.Option) handler {
+		return shop.NewSendSmsHandler(w.sqlStore, func(ctx context.Context, lease *guard.Lease, m *shop.SendSms) error {
+			return apply(ctx, lease, m.Phone, m.Template)
+		}, append([]guard.Option{w.tableOpt()}, opts...)...)
+	}
+}
+
+func pgxSMS(w *world) smsWiring {
+	return func(apply smsApply, opts ...guard.Option) handler {
+		return shoppgx.NewSendSmsHandler(w.pgxStore, func(ctx context.Context, lease *guard.Lease, m *shoppgx.SendSms) error {
+			return apply(ctx, lease, m.Phone, m.Template)
+		}, append([]guard.Option{w.tableOpt()}, opts...)...)
+	}
+}
+
+func redisSMS(r *redisWorld) smsWiring {
+	return func(apply smsApply, opts ...guard.Option) handler {
+		return shop.NewSendSmsRedisHandler(r.store, func(ctx context.Context, lease *guard.Lease, m *shop.SendSmsRedis) error {
+			return apply(ctx, lease, m.Phone, m.Template)
+		}, append([]guard.Option{r.prefixOpt()}, opts...)...)
+	}
+}
+
+// smsBackend is a store's send_sms consumer: its wiring, and what reaches
+// its records (under consumer) behind the store.
 type smsBackend struct {
-	wire     func(apply smsApply, opts ...guard.Option) handler
+	wire     smsWiring
 	consumer string
 	tamper   guardtest.Tamper
-}
-
-func sqlSMS(w *world) smsBackend {
-	return smsBackend{
-		wire: func(apply smsApply, opts ...guard.Option) handler {
-			return shop.NewSendSmsHandler(w.sqlStore, func(ctx context.Context, lease *guard.Lease, m *shop.SendSms) error {
-				return apply(ctx, lease, m.Phone, m.Template)
-			}, append([]guard.Option{w.tableOpt()}, opts...)...)
-		},
-		consumer: shop.SendSmsConsumer,
-		tamper:   w.tamper(),
-	}
-}
-
-func pgxSMS(w *world) smsBackend {
-	return smsBackend{
-		wire: func(apply smsApply, opts ...guard.Option) handler {
-			return shoppgx.NewSendSmsHandler(w.pgxStore, func(ctx context.Context, lease *guard.Lease, m *shoppgx.SendSms) error {
-				return apply(ctx, lease, m.Phone, m.Template)
-			}, append([]guard.Option{w.tableOpt()}, opts...)...)
-		},
-		consumer: shoppgx.SendSmsConsumer,
-		tamper:   w.tamper(),
-	}
-}
-
-func redisSMS(r *redisWorld) smsBackend {
-	return smsBackend{
-		wire: func(apply smsApply, opts ...guard.Option) handler {
-			return shop.NewSendSmsRedisHandler(r.store, func(ctx context.Context, lease *guard.Lease, m *shop.SendSmsRedis) error {
-				return apply(ctx, lease, m.Phone, m.Template)
-			}, append([]guard.Option{r.prefixOpt()}, opts...)...)
-		},
-		consumer: shop.SendSmsRedisConsumer,
-		tamper:   r.tamper(),
-	}
 }
 
 // TestSendSMS runs the external consumer send_sms (at-least-once, release
@@ -189,13 +180,21 @@ func TestSendSMS(t *testing.T) {
 	}
 	var backends []backend
 	for _, b := range sqlWorlds {
-		backends = append(backends, backend{b.name, func(t testing.TB) smsBackend { return sqlSMS(b.open(t)) }})
+		backends = append(backends, backend{b.name, func(t testing.TB) smsBackend {
+			w := b.open(t)
+			return smsBackend{sqlSMS(w), shop.SendSmsConsumer, w.tamper()}
+		}})
 	}
-	backends = append(backends,
-		backend{"pgx", func(t testing.TB) smsBackend { return pgxSMS(pgxWorld(t)) }},
-		backend{"redis", func(t testing.TB) smsBackend { return redisSMS(openRedisWorld(t, envRedis)) }},
-		backend{"redis-cluster", func(t testing.TB) smsBackend { return redisSMS(openRedisWorld(t, envRedisCluster)) }},
-	)
+	backends = append(backends, backend{"pgx", func(t testing.TB) smsBackend {
+		w := pgxWorld(t)
+		return smsBackend{pgxSMS(w), shoppgx.SendSmsConsumer, w.tamper()}
+	}})
+	for name, env := range map[string]string{"redis": envRedis, "redis-cluster": envRedisCluster} {
+		backends = append(backends, backend{name, func(t testing.TB) smsBackend {
+			r := openRedisWorld(t, env)
+			return smsBackend{redisSMS(r), shop.SendSmsRedisConsumer, r.tamper()}
+		}})
+	}
 	for _, b := range backends {
 		t.Run(b.name, func(t *testing.T) {
 			t.Parallel()

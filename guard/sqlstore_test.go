@@ -285,13 +285,14 @@ func openDB(t *testing.T, d guard.Dialect) *sql.DB {
 
 // TestSQLStoreSingleConnection runs a store on a pool of one connection (a
 // common setting for SQLite): a transaction must never need a second
-// connection, or the first Do waits for itself forever.
+// connection, or the first Do waits for itself forever. The key identity
+// check of a first claim runs before the transaction, on the pool.
 func TestSQLStoreSingleConnection(t *testing.T) {
 	for _, d := range []guard.Dialect{guard.SQLite, guard.Postgres, guard.MySQL} {
 		t.Run(d.String(), func(t *testing.T) {
 			db := openDB(t, d)
 			db.SetMaxOpenConns(1)
-			b := newSQLBackend(t, db, db, d, nil)
+			b := newSQLBackend(t, db, db, d, []guard.Option{guard.WithKeyIdentity("v1 key=order_id")})
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
 			k := "v11:a"

@@ -60,6 +60,18 @@ type RawRecord struct {
 	KeyText string
 }
 
+// changed turns what a change answered (n records changed, or err) into
+// a Tamper function's error.
+func changed(what string, n int64, err error) error {
+	switch {
+	case err != nil:
+		return fmt.Errorf("guardtest: %s: %w", what, err)
+	case n == 0:
+		return fmt.Errorf("guardtest: %s: %w", what, ErrNoRecord)
+	}
+	return nil
+}
+
 // SQLExec runs a statement and returns the rows it affected.
 type SQLExec func(ctx context.Context, query string, args ...any) (int64, error)
 
@@ -88,15 +100,7 @@ func SQLTamper(exec SQLExec, d guard.Dialect, table string) Tamper {
 	}
 	ago := -time.Millisecond.Microseconds()
 	one := func(what string) func(n int64, err error) error {
-		return func(n int64, err error) error {
-			switch {
-			case err != nil:
-				return fmt.Errorf("guardtest: %s: %w", what, err)
-			case n == 0:
-				return fmt.Errorf("guardtest: %s: %w", what, ErrNoRecord)
-			}
-			return nil
-		}
+		return func(n int64, err error) error { return changed(what, n, err) }
 	}
 	expireLease := q(`UPDATE {{T}} SET lease_until = ` + plus + ` WHERE consumer = ? AND key_hash = ? AND lease_until IS NOT NULL`)
 	expireOne := q(`UPDATE {{T}} SET expires_at = ` + plus + ` WHERE consumer = ? AND key_hash = ?`)
@@ -207,13 +211,7 @@ return 1
 func RedisTamper(client redis.UniversalClient, recordKey func(consumer, key string) string, pattern func(consumer string) string) Tamper {
 	run := func(ctx context.Context, what string, script *redis.Script, key string, args ...any) error {
 		n, err := script.Run(ctx, client, []string{key}, args...).Int64()
-		switch {
-		case err != nil:
-			return fmt.Errorf("guardtest: %s: %w", what, err)
-		case n == 0:
-			return fmt.Errorf("guardtest: %s: %w", what, ErrNoRecord)
-		}
-		return nil
+		return changed(what, n, err)
 	}
 	flag := func(b []byte) (string, []byte) {
 		if b == nil {
