@@ -47,7 +47,7 @@ func ParseDialect(s string) (Dialect, error) {
 // whatever its bytes: '?', '#', '%', spaces, controls and non-ASCII bytes
 // are percent-encoded, so a path such as "a?mode=ro" opens the file named
 // so, with these settings, rather than "a" read-only. An absolute path gets
-// an empty authority ("file:///tmp/x.db"), so one starting with "//" is no
+// an empty authority ("file:///data/idem.db"), so one starting with "//" is no
 // host name. ":memory:" stays SQLite's in-memory database.
 func SQLiteDSN(path string) string {
 	p := filepath.ToSlash(path)

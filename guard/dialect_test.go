@@ -45,7 +45,7 @@ func TestSQLiteDSNHostilePaths(t *testing.T) {
 		checkSQLiteFile(t, dir, "a?mode=ro", "a?mode=ro")
 	})
 	t.Run("leading-double-slash", func(t *testing.T) {
-		// "//tmp/x" is "/tmp/x" to the file system, and no host name.
+		// "//data/x" is "/data/x" to the file system, and no host name.
 		dir := t.TempDir()
 		checkSQLiteFile(t, dir, "idem.db", "/"+filepath.Join(dir, "idem.db"))
 	})
@@ -125,7 +125,7 @@ func checkSQLiteFile(t *testing.T, dir, name, path string) {
 
 func TestSQLiteDSNForm(t *testing.T) {
 	for path, want := range map[string]string{
-		"/tmp/idem.db":  "file:///tmp/idem.db?",
+		"/data/idem.db": "file:///data/idem.db?",
 		"idem.db":       "file:idem.db?",
 		":memory:":      "file::memory:?",
 		"a?b#c%d e":     "file:a%3Fb%23c%25d%20e?",
