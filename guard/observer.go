@@ -2,6 +2,7 @@ package guard
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"time"
 )
@@ -96,9 +97,23 @@ type nopObserver struct{}
 
 func (nopObserver) Observe(context.Context, Event) {}
 
+// maxLogKey is how much of a key NewSlogObserver logs: keys may be up to
+// MaxKeyLen (1 MiB), and every decision on them would be a log line of that
+// size.
+const maxLogKey = 512
+
+// logKey is key as logged: cut to maxLogKey bytes, with its length.
+func logKey(key string) string {
+	if len(key) <= maxLogKey {
+		return key
+	}
+	return fmt.Sprintf("%s… (%d bytes)", key[:maxLogKey], len(key))
+}
+
 // NewSlogObserver returns an Observer that logs each decision to l: applied,
 // duplicate and purged at Debug, retried, in_progress, released and takeover at
-// Info, conflict, failed, uncertain, lease_lost and partial at Warn.
+// Info, conflict, failed, uncertain, lease_lost and partial at Warn. Keys
+// longer than 512 bytes are logged cut, with their length.
 func NewSlogObserver(l *slog.Logger) Observer {
 	return ObserverFunc(func(ctx context.Context, e Event) {
 		level := slog.LevelDebug
@@ -113,7 +128,7 @@ func NewSlogObserver(l *slog.Logger) Observer {
 		}
 		attrs := []slog.Attr{slog.String("decision", string(e.Decision))}
 		if e.Consumer != "" {
-			attrs = append(attrs, slog.String("consumer", e.Consumer), slog.String("key", e.Key))
+			attrs = append(attrs, slog.String("consumer", e.Consumer), slog.String("key", logKey(e.Key)))
 		}
 		if e.Attempt > 1 || e.Decision == DecisionRetried {
 			attrs = append(attrs, slog.Int("attempt", e.Attempt))
