@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"flag"
 	"fmt"
+	"github.com/idemkit/idem/analyzer/knowledge"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -96,10 +97,10 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, fmt.Errorf("-iface: want annotated or verbs, not %q", flagIface)
 	}
 	cfg := newConfig()
-	cat := defaultCatalog
+	cat := knowledge.Default()
 	// The catalogued packages themselves (and their stubs) are described by
 	// the catalog, not analysed.
-	if cat.paths[normPath(pass.Pkg.Path())] {
+	if cat.Known(knowledge.NormPath(pass.Pkg.Path())) {
 		return nil, nil
 	}
 	dirs := scanDirectives(pass)
@@ -115,15 +116,15 @@ func run(pass *analysis.Pass) (any, error) {
 // catalogued package, a function carrying an idem fact, a name given in a
 // flag, or an //idem: directive. Everything else costs one walk over the
 // uses of identifiers.
-func relevant(pass *analysis.Pass, cat *catalog, cfg *config, dirs *directives) bool {
+func relevant(pass *analysis.Pass, cat *knowledge.Catalog, cfg *config, dirs *directives) bool {
 	if dirs.any {
 		return true
 	}
 	flagged := len(cfg.effects)+len(cfg.dedup)+len(cfg.acks) > 0
 	imports := false
 	for _, imp := range pass.Pkg.Imports() {
-		p := normPath(imp.Path())
-		if cat.paths[p] {
+		p := knowledge.NormPath(imp.Path())
+		if cat.Known(p) {
 			imports = true
 			break
 		}
@@ -139,18 +140,15 @@ func relevant(pass *analysis.Pass, cat *catalog, cfg *config, dirs *directives) 
 		if obj.Pkg() == nil || obj.Pkg() == pass.Pkg {
 			continue
 		}
-		if cat.paths[normPath(obj.Pkg().Path())] && cat.names[obj.Name()] {
+		if cat.Known(obj.Pkg().Path()) && cat.KnownName(obj.Name()) {
 			switch obj := obj.(type) {
 			case *types.TypeName:
-				if cat.messages[normPath(obj.Pkg().Path())+"."+obj.Name()] != "" {
+				if cat.Message(obj.Type()) != nil {
 					return true
 				}
 			case *types.Func:
-				for _, r := range cat.lookup(obj) {
-					switch r.role {
-					case roleWait, roleNewRequest, rolePrepare, roleRowsAffected, roleScan, roleRedisDel, roleRedisMark, roleOutcome:
-						// helpers of other rules: alone they make no handler
-					default:
+				for _, r := range cat.Lookup(obj) {
+					if primaryRole(r.Role) {
 						return true
 					}
 				}
@@ -184,6 +182,20 @@ func relevant(pass *analysis.Pass, cat *catalog, cfg *config, dirs *directives) 
 		}
 	}
 	return false
+}
+
+// primaryRole reports whether a call with this role can make a package worth
+// analysing; the others are helpers of other rules, and alone make no
+// handler.
+func primaryRole(r knowledge.Role) bool {
+	switch r {
+	case knowledge.Wait, knowledge.NewRequest, knowledge.Prepare, knowledge.RowsAffected, knowledge.Scan,
+		knowledge.RedisDel, knowledge.RedisMark, knowledge.Outcome, knowledge.Telemetry, knowledge.Decode,
+		knowledge.Benign, knowledge.HeaderSet, knowledge.NoReturn, knowledge.FreshValue, knowledge.RandRead,
+		knowledge.ClockMethod, knowledge.Ignore:
+		return false
+	}
+	return true
 }
 
 // --- directives -----------------------------------------------------------

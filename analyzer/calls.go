@@ -1,10 +1,12 @@
 package analyzer
 
 import (
+	"github.com/idemkit/idem/analyzer/knowledge"
 	"go/token"
 	"go/types"
 	"net/textproto"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -19,14 +21,20 @@ func (a *pkgAnalysis) visitCall(s *summary, ci ssa.CallInstruction) {
 	guardedArgs := map[int]bool{}
 	handled := false
 	if fn != nil {
-		for _, r := range a.cat.lookup(fn) {
-			handled = true
-			a.visitRule(s, ci, r, recv, args, guardedArgs)
+		for _, r := range a.rulesOf(fn) {
+			switch r.Role {
+			case knowledge.Benign, knowledge.Decode, knowledge.NoReturn, knowledge.FreshValue, knowledge.RandRead,
+				knowledge.ClockMethod, knowledge.HeaderSet:
+				// read by other rules where they matter
+			default:
+				handled = true
+				a.visitRule(s, ci, r, recv, args, guardedArgs)
+			}
 		}
 		full := fn.Origin().FullName()
 		if a.cfg.effects[full] {
 			handled = true
-			a.addEffect(s, ci, shortFunc(fn), kindCustom, recv)
+			a.addEffect(s, ci, shortFunc(fn), knowledge.Custom, recv)
 		}
 		if a.cfg.acks[full] {
 			handled = true
@@ -90,7 +98,7 @@ func funcValue(v ssa.Value) *ssa.Function {
 }
 
 // addEffect records a direct effect.
-func (a *pkgAnalysis) addEffect(s *summary, ci ssa.CallInstruction, desc string, kind effectKind, recv ssa.Value) *occ {
+func (a *pkgAnalysis) addEffect(s *summary, ci ssa.CallInstruction, desc string, kind knowledge.Kind, recv ssa.Value) *occ {
 	o := &occ{instr: ci, pos: ci.Pos(), desc: desc, kind: kind, recv: recv, direct: true, inner: ci.Pos(), param: -1}
 	o.innerFact = toFactEffect(a.pass.Fset, ci.Pos(), desc, kind)
 	s.addOcc(o)
@@ -193,7 +201,7 @@ func (a *pkgAnalysis) visitStatic(s *summary, ci ssa.CallInstruction, f *ssa.Fun
 	if local {
 		if fn != nil {
 			if kind := a.dirs.funcs[fn]; strings.HasPrefix(kind, "effect") {
-				a.addEffect(s, ci, shortFunc(fn), kindCustom, nil)
+				a.addEffect(s, ci, shortFunc(fn), knowledge.Custom, nil)
 				return
 			} else if strings.HasPrefix(kind, "dedup") {
 				a.addFuncCheck(s, ci, fn, annotatedDedup(fn, kind), args)
@@ -235,7 +243,7 @@ func (a *pkgAnalysis) visitStatic(s *summary, ci ssa.CallInstruction, f *ssa.Fun
 func (a *pkgAnalysis) returnsMessage(f *ssa.Function) bool {
 	res := f.Signature.Results()
 	for i := 0; i < res.Len(); i++ {
-		if a.cat.messageClient(res.At(i).Type()) != "" {
+		if a.cat.MessageClient(res.At(i).Type()) != "" {
 			return true
 		}
 	}
@@ -336,7 +344,7 @@ func (a *pkgAnalysis) visitInvoke(s *summary, ci ssa.CallInstruction, fn *types.
 		return
 	}
 	if kind := a.dirs.funcs[fn]; strings.HasPrefix(kind, "effect") {
-		a.addEffect(s, ci, shortFunc(fn), kindCustom, recv)
+		a.addEffect(s, ci, shortFunc(fn), knowledge.Custom, recv)
 		return
 	} else if strings.HasPrefix(kind, "dedup") {
 		a.addFuncCheck(s, ci, fn, annotatedDedup(fn, kind), args)
@@ -349,11 +357,11 @@ func (a *pkgAnalysis) visitInvoke(s *summary, ci ssa.CallInstruction, fn *types.
 		return
 	}
 	if sqlShaped(fn) {
-		m := modeSQLExec
+		m := knowledge.SQLExec
 		if strings.HasPrefix(fn.Name(), "Query") {
-			m = modeSQLQuery
+			m = knowledge.SQLQuery
 		}
-		a.effectRule(s, ci, &rule{name: fn.Name(), role: roleEffect, mode: m, kind: kindSQL, arg: 1, key: -1}, recv, args)
+		a.effectRule(s, ci, bound{Rule: &knowledge.Rule{Name: fn.FullName(), Role: knowledge.Effect, Mode: m, Kind: knowledge.SQL}, arg: 1, key: -1}, recv, args)
 		return
 	}
 	if impls := a.implEffects(fn); len(impls) > 0 {
@@ -371,7 +379,7 @@ func (a *pkgAnalysis) visitInvoke(s *summary, ci ssa.CallInstruction, fn *types.
 		return
 	}
 	if a.cfg.verbs && writeVerb(fn.Name()) && fn.Pkg() != nil && !stdPath(fn.Pkg().Path()) {
-		a.addEffect(s, ci, shortFunc(fn)+" (interface method named like a write)", kindCustom, recv)
+		a.addEffect(s, ci, shortFunc(fn)+" (interface method named like a write)", knowledge.Custom, recv)
 	}
 }
 
@@ -382,7 +390,7 @@ func (a *pkgAnalysis) noteUniqueTest(s *summary, ci ssa.CallInstruction, fn *typ
 	}
 	switch fn.FullName() {
 	case "errors.Is":
-		if len(args) == 2 && sentinelMatches(globalName(args[1]), "dupkey") {
+		if len(args) == 2 && sentinelMatches(a.cat, globalName(args[1]), knowledge.DupKey) {
 			s.unique = true
 		}
 		return
@@ -398,7 +406,7 @@ func (a *pkgAnalysis) noteUniqueTest(s *summary, ci ssa.CallInstruction, fn *typ
 		return
 	}
 	n := strings.ToLower(fn.Name())
-	if strings.Contains(n, "unique") || strings.Contains(n, "duplicate") || strings.Contains(n, "dupkey") || strings.Contains(n, "dupentry") {
+	if strings.Contains(n, "unique") || strings.Contains(n, "duplicate") || strings.Contains(n, knowledge.DupKey) || strings.Contains(n, "dupentry") {
 		sig := fn.Type().(*types.Signature)
 		for i := 0; i < sig.Params().Len(); i++ {
 			if isError(sig.Params().At(i).Type()) {
@@ -408,47 +416,46 @@ func (a *pkgAnalysis) noteUniqueTest(s *summary, ci ssa.CallInstruction, fn *typ
 	}
 }
 
-// uniqueCodes are the error codes of unique violations: PostgreSQL 23505,
-// MySQL 1062 (and 1586), SQLite's extended SQLITE_CONSTRAINT_UNIQUE 2067 and
-// SQLITE_CONSTRAINT_PRIMARYKEY 1555.
-func uniqueCode(v ssa.Value) bool {
+// uniqueCode reports whether v is the error code of a unique violation
+// (PostgreSQL 23505, MySQL 1062, SQLite 2067 …: the catalog's).
+func uniqueCode(cat *knowledge.Catalog, v ssa.Value) bool {
 	if s, ok := constString(v); ok {
-		return s == "23505"
+		return cat.UniqueString(s)
 	}
 	if n, ok := constInt(v); ok {
-		return n == 1062 || n == 1586 || n == 2067 || n == 1555
+		return cat.UniqueInt(n)
 	}
 	return false
 }
 
 // visitRule applies one catalog rule to a call.
-func (a *pkgAnalysis) visitRule(s *summary, ci ssa.CallInstruction, r *rule, recv ssa.Value, args []ssa.Value, guarded map[int]bool) {
+func (a *pkgAnalysis) visitRule(s *summary, ci ssa.CallInstruction, r bound, recv ssa.Value, args []ssa.Value, guarded map[int]bool) {
 	call, _ := ci.(*ssa.Call)
-	switch r.role {
-	case roleEffect:
+	switch r.Role {
+	case knowledge.Effect:
 		a.effectRule(s, ci, r, recv, args)
-	case rolePublish:
+	case knowledge.Publish:
 		if a.cfg.publish {
-			a.addEffect(s, ci, describeCall(ci.Common()), kindPublish, recv)
+			a.addEffect(s, ci, describeCall(ci.Common()), knowledge.PublishKind, recv)
 		}
-	case roleAck:
+	case knowledge.Ack:
 		s.acks = append(s.acks, ci)
-	case roleFetch:
+	case knowledge.Fetch:
 		if call != nil {
 			if _, ok := call.Type().Underlying().(*types.Chan); ok {
 				break // its receives are the sources
 			}
 			s.addSource(ci)
 		}
-	case roleAutoAckConsume:
+	case knowledge.AutoAckConsume:
 		if b, ok := constBool(arg(args, r.arg)); ok && b && call != nil {
-			s.autoAcks = append(s.autoAcks, autoAck{call: ci, kind: r.role, ch: result(call, 0)})
+			s.autoAcks = append(s.autoAcks, autoAck{call: ci, kind: r.Role, ch: result(call, 0)})
 		}
-	case roleAutoAckRead:
-		if call != nil && autoCommits(r.pkg, recv) {
-			s.autoAcks = append(s.autoAcks, autoAck{call: ci, kind: r.role})
+	case knowledge.AutoAckRead:
+		if call != nil && autoCommits(r.AutoCommit, recv) {
+			s.autoAcks = append(s.autoAcks, autoAck{call: ci, kind: r.Role})
 		}
-	case roleSubscribe:
+	case knowledge.Subscribe:
 		manual := false
 		for _, f := range reachedCalls(arg(args, len(args)-1)) {
 			if f.Name() == "ManualAck" {
@@ -456,9 +463,9 @@ func (a *pkgAnalysis) visitRule(s *summary, ci ssa.CallInstruction, r *rule, rec
 			}
 		}
 		if !manual {
-			s.autoAcks = append(s.autoAcks, autoAck{call: ci, kind: r.role, cb: arg(args, r.arg)})
+			s.autoAcks = append(s.autoAcks, autoAck{call: ci, kind: r.Role, cb: arg(args, r.arg)})
 		}
-	case roleGuardInside:
+	case knowledge.GuardInside:
 		c := &check{call: ci, pos: ci.Pos(), desc: describeCall(ci.Common()), kind: ckGuardDo, key: arg(args, r.key), decided: true}
 		s.checks = append(s.checks, c)
 		if ind, gen := a.keyIndependent(c.key); ind {
@@ -466,12 +473,12 @@ func (a *pkgAnalysis) visitRule(s *summary, ci ssa.CallInstruction, r *rule, rec
 		} else {
 			guarded[r.arg] = true
 		}
-		if r.name == "Do" {
+		if r.Func() == "Do" {
 			if f := funcValue(arg(args, r.arg)); f != nil {
 				s.doTx[f] = c
 			}
 		}
-	case roleClaim:
+	case knowledge.Claim:
 		c := &check{call: ci, pos: ci.Pos(), desc: describeCall(ci.Common()), kind: ckClaim, key: arg(args, r.key)}
 		s.checks = append(s.checks, c)
 		if call != nil {
@@ -481,11 +488,11 @@ func (a *pkgAnalysis) visitRule(s *summary, ci ssa.CallInstruction, r *rule, rec
 				}
 			}
 		}
-	case roleSetNX:
-		c := &check{call: ci, pos: ci.Pos(), desc: describeCall(ci.Common()), kind: ckSetNX, key: arg(args, r.key), recv: recv, store: kindRedis}
+	case knowledge.SetNX:
+		c := &check{call: ci, pos: ci.Pos(), desc: describeCall(ci.Common()), kind: ckSetNX, key: arg(args, r.key), recv: recv, store: knowledge.Redis}
 		s.checks = append(s.checks, c)
 		a.cmdValues(s, c, call, vBool, implFresh, implDup)
-	case roleSetArgs:
+	case knowledge.SetArgs:
 		nx := false
 		for _, str := range reachedStrings(arg(args, r.arg)) {
 			if strings.EqualFold(str, "NX") {
@@ -493,17 +500,17 @@ func (a *pkgAnalysis) visitRule(s *summary, ci ssa.CallInstruction, r *rule, rec
 			}
 		}
 		if nx {
-			c := &check{call: ci, pos: ci.Pos(), desc: describeCall(ci.Common()) + " NX", kind: ckSetNX, key: arg(args, r.key), recv: recv, store: kindRedis}
+			c := &check{call: ci, pos: ci.Pos(), desc: describeCall(ci.Common()) + " NX", kind: ckSetNX, key: arg(args, r.key), recv: recv, store: knowledge.Redis}
 			s.checks = append(s.checks, c)
 			a.cmdValues(s, c, call, vErr, implFresh, implDup)
 		}
 		s.redisMarks++
-	case roleRedisDel:
+	case knowledge.RedisDel:
 		s.dels = append(s.dels, ci)
-	case roleRedisLookup:
-		c := &check{call: ci, pos: ci.Pos(), desc: describeCall(ci.Common()), kind: ckLookup, key: arg(args, r.key), recv: recv, store: kindRedis}
+	case knowledge.RedisLookup:
+		c := &check{call: ci, pos: ci.Pos(), desc: describeCall(ci.Common()), kind: ckLookup, key: arg(args, r.key), recv: recv, store: knowledge.Redis}
 		s.checks = append(s.checks, c)
-		switch r.name {
+		switch r.Func() {
 		case "Exists":
 			a.cmdValues(s, c, call, vInt, implDup, implFresh)
 		case "SIsMember", "HExists":
@@ -511,11 +518,11 @@ func (a *pkgAnalysis) visitRule(s *summary, ci ssa.CallInstruction, r *rule, rec
 		default:
 			a.cmdValues(s, c, call, vErr, implDup, implFresh)
 		}
-	case roleRedisMark:
+	case knowledge.RedisMark:
 		s.redisMarks++
-	case roleWait:
+	case knowledge.Wait:
 		s.waits[ci] = true
-	case roleUniqueTest:
+	case knowledge.UniqueTest:
 		s.unique = true
 	}
 }
@@ -549,7 +556,7 @@ func (a *pkgAnalysis) cmdValues(s *summary, c *check, call *ssa.Call, kind vkind
 			continue
 		}
 		if kind == vErr {
-			s.values[v] = &dval{chk: c, kind: vErr, t: t, s: f, sentinel: "norows"}
+			s.values[v] = &dval{chk: c, kind: vErr, t: t, s: f, sentinel: knowledge.NoRows}
 		} else {
 			s.values[v] = &dval{chk: c, kind: kind, t: t, f: f}
 		}
@@ -581,28 +588,28 @@ func (a *pkgAnalysis) addFuncCheck(s *summary, ci ssa.CallInstruction, fn *types
 }
 
 // effectRule classifies a catalogued effect call.
-func (a *pkgAnalysis) effectRule(s *summary, ci ssa.CallInstruction, r *rule, recv ssa.Value, args []ssa.Value) {
+func (a *pkgAnalysis) effectRule(s *summary, ci ssa.CallInstruction, r bound, recv ssa.Value, args []ssa.Value) {
 	cc := ci.Common()
 	call, _ := ci.(*ssa.Call)
-	switch r.mode {
-	case modeAlways:
-		o := a.addEffect(s, ci, describeCall(cc), r.kind, recv)
-		if r.kind == kindMongo && strings.HasPrefix(r.name, "Insert") {
+	switch r.Mode {
+	case knowledge.Always:
+		o := a.addEffect(s, ci, describeCall(cc), r.Kind, recv)
+		if r.Kind == knowledge.Mongo && strings.HasPrefix(r.Func(), "Insert") {
 			o.insert, o.errVal = true, errResult(call) // a duplicate key error tells a repeat
 		}
-	case modeSQLExec, modeSQLQuery, modeSQLStmt:
+	case knowledge.SQLExec, knowledge.SQLQuery, knowledge.SQLStmt:
 		var q ssa.Value
-		if r.mode == modeSQLStmt {
+		if r.Mode == knowledge.SQLStmt {
 			q = a.stmtQuery(recv, 0)
 		} else {
 			q = arg(args, r.arg)
 		}
 		texts, param, ok := a.texts(q, 0)
 		if !ok {
-			if r.mode == modeSQLQuery {
+			if r.Mode == knowledge.SQLQuery {
 				return // a query of unknown text: taken as a read
 			}
-			o := a.addEffect(s, ci, describeCall(cc)+" (query text not constant)", kindSQL, recv)
+			o := a.addEffect(s, ci, describeCall(cc)+" (query text not constant)", knowledge.SQL, recv)
 			o.param = param
 			if param >= 0 {
 				o.innerFact.QueryParam = param
@@ -615,16 +622,16 @@ func (a *pkgAnalysis) effectRule(s *summary, ci ssa.CallInstruction, r *rule, re
 		if r.arg >= 0 && r.arg+1 < len(args) {
 			keyArgs = args[len(args)-1]
 		}
-		a.sqlStatement(s, ci, r, recv, cls, describeCall(cc)+" "+snippet(texts[0]), keyArgs, call, r.mode == modeSQLQuery)
-	case modeGormCreate:
+		a.sqlStatement(s, ci, r, recv, cls, describeCall(cc)+" "+snippet(texts[0]), keyArgs, call, r.Mode == knowledge.SQLQuery)
+	case knowledge.GormCreate:
 		cls := a.gormCreateClass(recv)
 		a.sqlStatement(s, ci, r, recv, cls, describeCall(cc), arg(args, 0), call, false)
-	case modeGormUpdate:
+	case knowledge.GormUpdate:
 		cls := a.gormUpdateClass(recv, args, r)
 		if cls.Write {
 			a.sqlStatement(s, ci, r, recv, cls, describeCall(cc), arg(args, len(args)-1), call, false)
 		}
-	case modeMongoUpdate:
+	case knowledge.MongoUpdate:
 		acc, set := false, false
 		for _, str := range reachedStrings(arg(args, r.arg)) {
 			switch str {
@@ -635,11 +642,11 @@ func (a *pkgAnalysis) effectRule(s *summary, ci ssa.CallInstruction, r *rule, re
 			}
 		}
 		if acc || !set {
-			a.addEffect(s, ci, describeCall(cc), kindMongo, recv)
+			a.addEffect(s, ci, describeCall(cc), knowledge.Mongo, recv)
 		}
-	case modeHTTPDo:
+	case knowledge.HTTPDo:
 		req := arg(args, r.arg)
-		method, known := httpMethod(req)
+		method, known := a.httpMethod(req)
 		if known && method != "POST" && method != "PATCH" {
 			return
 		}
@@ -651,17 +658,17 @@ func (a *pkgAnalysis) effectRule(s *summary, ci ssa.CallInstruction, r *rule, re
 		if known {
 			d += " " + method
 		}
-		o := a.addEffect(s, ci, d, kindHTTP, recv)
+		o := a.addEffect(s, ci, d, knowledge.HTTP, recv)
 		o.innerFact.HeaderParam = keyParam
-	case modeHTTPPost:
-		a.addEffect(s, ci, describeCall(cc), kindHTTP, recv)
+	case knowledge.HTTPPost:
+		a.addEffect(s, ci, describeCall(cc), knowledge.HTTP, recv)
 	}
 }
 
 // sqlStatement records what a classified SQL statement is: an effect, a
 // dedup check (with its rows-affected or RETURNING decision values), or a
 // lookup.
-func (a *pkgAnalysis) sqlStatement(s *summary, ci ssa.CallInstruction, r *rule, recv ssa.Value, cls sqlClass, desc string, keyArgs ssa.Value, call *ssa.Call, query bool) {
+func (a *pkgAnalysis) sqlStatement(s *summary, ci ssa.CallInstruction, r bound, recv ssa.Value, cls sqlClass, desc string, keyArgs ssa.Value, call *ssa.Call, query bool) {
 	if cls.Write && cls.Table != "" {
 		if s.sqlWrites == nil {
 			s.sqlWrites = map[string]bool{}
@@ -669,18 +676,18 @@ func (a *pkgAnalysis) sqlStatement(s *summary, ci ssa.CallInstruction, r *rule, 
 		s.sqlWrites[cls.Table] = true
 	}
 	if cls.effect() {
-		o := a.addEffect(s, ci, desc, kindSQL, recv)
+		o := a.addEffect(s, ci, desc, knowledge.SQL, recv)
 		o.insert = cls.Insert
 		o.errVal = a.errOf(call)
 		o.table = cls.Table
 	}
 	if cls.Dedup != dedupNone {
-		c := &check{call: ci, pos: ci.Pos(), desc: desc, kind: ckSQL, recv: recv, store: kindSQL, key: keyArgs, table: cls.Table}
+		c := &check{call: ci, pos: ci.Pos(), desc: desc, kind: ckSQL, recv: recv, store: knowledge.SQL, key: keyArgs, table: cls.Table}
 		s.checks = append(s.checks, c)
 		a.rowsValues(s, c, call, vInt, implFresh, implDup, cls.Returning)
 	}
 	if query && cls.Lookup && !cls.Write {
-		c := &check{call: ci, pos: ci.Pos(), desc: desc, kind: ckLookup, recv: recv, store: kindSQL, key: keyArgs, table: lookupTable(desc)}
+		c := &check{call: ci, pos: ci.Pos(), desc: desc, kind: ckLookup, recv: recv, store: knowledge.SQL, key: keyArgs, table: lookupTable(desc)}
 		s.checks = append(s.checks, c)
 		a.rowsValues(s, c, call, vInt, implDup, implFresh, true)
 	}
@@ -744,7 +751,7 @@ func (a *pkgAnalysis) rowsValues(s *summary, c *check, call *ssa.Call, _ vkind, 
 			continue
 		}
 		for _, sc := range methodCalls(res, "Scan") {
-			set(errResult(sc), &dval{chk: c, kind: vErr, t: pos, s: zero, sentinel: "norows"})
+			set(errResult(sc), &dval{chk: c, kind: vErr, t: pos, s: zero, sentinel: knowledge.NoRows})
 			// Scanned values of a lookup: a bool or a count.
 			_, sargs := splitArgs(sc.Common())
 			for _, sa := range sargs {
@@ -814,8 +821,8 @@ func (a *pkgAnalysis) stmtQuery(v ssa.Value, depth int) ssa.Value {
 	if fn == nil {
 		return nil
 	}
-	r := a.cat.find(fn, rolePrepare)
-	if r == nil {
+	r, ok := a.find(fn, knowledge.Prepare)
+	if !ok {
 		return nil
 	}
 	_, args := splitArgs(call.Common())
@@ -826,36 +833,52 @@ func (a *pkgAnalysis) stmtQuery(v ssa.Value, depth int) ssa.Value {
 }
 
 // autoCommits reports whether the consumer a read is made on commits by
-// itself: a kafka-go Reader with a GroupID, a franz-go client made without
-// DisableAutoCommit (or AutoCommitMarks), a confluent consumer whose config
-// does not set enable.auto.commit. A franz-go or confluent consumer that
-// cannot be traced to its constructor counts as committing explicitly.
-func autoCommits(pkg string, recv ssa.Value) bool {
-	switch pkg {
-	case pKafkaGo:
-		return kafkaGroup(recv)
-	case pFranz:
-		call := constructor(recv, "NewClient")
-		if call == nil {
+// itself, as ac describes: a kafka-go Reader with a GroupID (one it cannot
+// trace counts as grouped, the usual case for consumers), a franz-go client
+// made without DisableAutoCommit (or AutoCommitMarks), a confluent consumer
+// whose config does not set enable.auto.commit. A consumer with options or
+// config keys that cannot be traced to its constructor counts as committing
+// explicitly.
+func autoCommits(ac *knowledge.AutoCommit, recv ssa.Value) bool {
+	if ac == nil {
+		return false
+	}
+	call := constructor(recv, ac.Ctor)
+	switch {
+	case ac.GroupField != "":
+		if call == nil || len(call.Call.Args) == 0 {
+			return true
+		}
+		vals, found := storedField(call.Call.Args[0], ac.GroupField)
+		if !found {
+			return true
+		}
+		for _, x := range vals {
+			if s, ok := constString(x); !ok || s != "" {
+				return true
+			}
+		}
+		return false
+	case len(ac.ManualOptions)+len(ac.GroupOptions) > 0:
+		if call == nil || len(call.Call.Args) == 0 {
 			return false
 		}
-		group := false
+		group := len(ac.GroupOptions) == 0
 		for _, f := range reachedCalls(arg(call.Call.Args, len(call.Call.Args)-1)) {
-			switch f.Name() {
-			case "DisableAutoCommit", "AutoCommitMarks":
+			if slices.Contains(ac.ManualOptions, f.Name()) {
 				return false
-			case "ConsumerGroup":
+			}
+			if slices.Contains(ac.GroupOptions, f.Name()) {
 				group = true
 			}
 		}
 		return group
-	case pConfluent, pConfluentV1:
-		call := constructor(recv, "NewConsumer")
-		if call == nil {
+	case len(ac.ManualKeys) > 0:
+		if call == nil || len(call.Call.Args) == 0 {
 			return false
 		}
 		for _, str := range reachedStrings(call.Call.Args[0]) {
-			if str == "enable.auto.commit" || str == "enable.auto.offset.store" {
+			if slices.Contains(ac.ManualKeys, str) {
 				return false
 			}
 		}
@@ -880,33 +903,9 @@ func constructor(v ssa.Value, name string) *ssa.Call {
 	return nil
 }
 
-// kafkaGroup reports whether a kafka-go Reader was configured with a
-// GroupID (then ReadMessage commits as it reads). A reader it cannot trace
-// counts as grouped, the usual case for consumers.
-func kafkaGroup(recv ssa.Value) bool {
-	v := peel(recv)
-	call, ok := v.(*ssa.Call)
-	if !ok {
-		return true
-	}
-	fn := callee(call.Common())
-	if fn == nil || fn.Name() != "NewReader" {
-		return true
-	}
-	vals, found := storedField(call.Call.Args[0], "GroupID")
-	if !found {
-		return true
-	}
-	for _, x := range vals {
-		if s, ok := constString(x); !ok || s != "" {
-			return true
-		}
-	}
-	return false
-}
-
-// httpMethod returns the method of a request built by http.NewRequest(WithContext).
-func httpMethod(req ssa.Value) (string, bool) {
+// httpMethod returns the method of a request built by a request
+// constructor of the catalog (http.NewRequest(WithContext)).
+func (a *pkgAnalysis) httpMethod(req ssa.Value) (string, bool) {
 	v := peel(req)
 	if ex, ok := v.(*ssa.Extract); ok {
 		v = ex.Tuple
@@ -916,20 +915,12 @@ func httpMethod(req ssa.Value) (string, bool) {
 		return "", false
 	}
 	fn := callee(call.Common())
-	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != pHTTP {
+	r, ok := a.find(fn, knowledge.NewRequest)
+	if !ok {
 		return "", false
 	}
-	idx := -1
-	switch fn.Name() {
-	case "NewRequest":
-		idx = 0
-	case "NewRequestWithContext":
-		idx = 1
-	}
-	if idx < 0 {
-		return "", false
-	}
-	m, ok := constString(call.Call.Args[idx])
+	_, args := splitArgs(call.Common())
+	m, ok := constString(arg(args, r.arg))
 	return strings.ToUpper(m), ok
 }
 
@@ -948,11 +939,12 @@ func (a *pkgAnalysis) idempotencyKey(ci ssa.CallInstruction) (keyed bool, param 
 			switch in := instr.(type) {
 			case *ssa.Call:
 				f := callee(in.Common())
-				if f != nil && (f.FullName() == "(net/http.Header).Set" || f.FullName() == "(net/http.Header).Add") && len(in.Call.Args) >= 3 {
-					key, val = in.Call.Args[1], in.Call.Args[2]
+				if r, ok := a.find(f, knowledge.HeaderSet); ok {
+					_, hargs := splitArgs(in.Common())
+					key, val = arg(hargs, r.arg), arg(hargs, r.key)
 				}
 			case *ssa.MapUpdate:
-				if n, ok := types.Unalias(in.Map.Type()).(*types.Named); ok && n.Obj().Name() == "Header" {
+				if a.cat.TypeRole(in.Map.Type()) == knowledge.HeaderType {
 					key, val = in.Key, in.Value
 				}
 			}
@@ -1031,28 +1023,34 @@ func (a *pkgAnalysis) gormCreateClass(recv ssa.Value) sqlClass {
 			break
 		}
 		fn := callee(call.Common())
-		if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != pGorm {
+		if fn == nil || fn.Pkg() == nil {
+			break
+		}
+		orm := a.cat.ORM(fn.Pkg().Path())
+		if orm == nil {
 			break
 		}
 		r, args := splitArgs(call.Common())
-		if fn.Name() == "Clauses" {
+		if fn.Name() == orm.Clauses {
 			for _, x := range args {
 				walk(x, 8, func(y ssa.Value) bool {
 					n, ok := types.Unalias(derefType(y.Type())).(*types.Named)
-					if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != pGormClause {
+					if !ok || n.Obj().Pkg() == nil || knowledge.NormPath(n.Obj().Pkg().Path()) != orm.ClausePkg {
 						return true
 					}
 					switch n.Obj().Name() {
-					case "OnConflict":
-						if vals, _ := storedField(y, "DoNothing"); anyTrue(vals) {
+					case orm.Conflict:
+						if vals, _ := storedField(y, orm.DoNothing); anyTrue(vals) {
 							cls = sqlClass{Known: true, Write: true, Idempotent: true, Dedup: dedupInsertNothing}
-						} else if vals, _ := storedField(y, "UpdateAll"); anyTrue(vals) {
-							cls = sqlClass{Known: true, Write: true, Idempotent: true}
-						} else if vals, _ := storedField(y, "DoUpdates"); len(vals) > 0 {
-							cls = sqlClass{Known: true, Write: true, Idempotent: true}
+							return true
 						}
-					case "Insert":
-						if vals, _ := storedField(y, "Modifier"); len(vals) > 0 {
+						for _, u := range orm.Upsert {
+							if vals, _ := storedField(y, u); len(vals) > 0 && (anyTrue(vals) || !allBool(vals)) {
+								cls = sqlClass{Known: true, Write: true, Idempotent: true}
+							}
+						}
+					case orm.Insert:
+						if vals, _ := storedField(y, orm.Modifier); len(vals) > 0 {
 							if m, _ := constString(vals[0]); strings.Contains(strings.ToUpper(m), "IGNORE") {
 								cls = sqlClass{Known: true, Write: true, Idempotent: true, Dedup: dedupInsertNothing}
 							}
@@ -1074,6 +1072,16 @@ func derefType(t types.Type) types.Type {
 	return t
 }
 
+// allBool reports whether every value is a boolean constant.
+func allBool(vals []ssa.Value) bool {
+	for _, v := range vals {
+		if _, ok := constBool(v); !ok {
+			return false
+		}
+	}
+	return true
+}
+
 func anyTrue(vals []ssa.Value) bool {
 	for _, v := range vals {
 		if b, ok := constBool(v); ok && b {
@@ -1086,7 +1094,7 @@ func anyTrue(vals []ssa.Value) bool {
 // gormUpdateClass classifies a gorm Update/Updates by rebuilding its SQL:
 // the gorm.Expr values it sets and the Where conditions of its receiver
 // chain ("UPDATE t SET col = col - ? WHERE status = ?").
-func (a *pkgAnalysis) gormUpdateClass(recv ssa.Value, args []ssa.Value, r *rule) sqlClass {
+func (a *pkgAnalysis) gormUpdateClass(recv ssa.Value, args []ssa.Value, r bound) sqlClass {
 	var sets []string
 	col := ""
 	if r.arg == 1 {
@@ -1099,7 +1107,7 @@ func (a *pkgAnalysis) gormUpdateClass(recv ssa.Value, args []ssa.Value, r *rule)
 				return true
 			}
 			fn := callee(call.Common())
-			if fn != nil && fn.Name() == "Expr" && fn.Pkg() != nil && fn.Pkg().Path() == pGorm {
+			if fn != nil && fn.Pkg() != nil && a.cat.ORM(fn.Pkg().Path()) != nil && fn.Name() == a.cat.ORM(fn.Pkg().Path()).Expr {
 				if e, ok := constString(call.Call.Args[0]); ok {
 					c := col
 					if c == "" {
@@ -1124,11 +1132,11 @@ func (a *pkgAnalysis) gormUpdateClass(recv ssa.Value, args []ssa.Value, r *rule)
 			break
 		}
 		fn := callee(call.Common())
-		if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != pGorm {
+		if fn == nil || fn.Pkg() == nil || a.cat.ORM(fn.Pkg().Path()) == nil {
 			break
 		}
 		rv, cargs := splitArgs(call.Common())
-		if fn.Name() == "Where" {
+		if fn.Name() == a.cat.ORM(fn.Pkg().Path()).Where {
 			if w, ok := constString(arg(cargs, 0)); ok {
 				wheres = append(wheres, "("+w+")")
 			}
@@ -1196,7 +1204,7 @@ func (a *pkgAnalysis) implEffects(m *types.Func) []implEffect {
 	var out []implEffect
 	scopes := []*types.Package{a.pass.Pkg}
 	for _, imp := range a.pass.Pkg.Imports() {
-		if !stdPath(imp.Path()) && !a.cat.paths[normPath(imp.Path())] {
+		if !stdPath(imp.Path()) && !a.cat.Known(knowledge.NormPath(imp.Path())) {
 			scopes = append(scopes, imp)
 		}
 	}

@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"fmt"
+	"github.com/idemkit/idem/analyzer/knowledge"
 	"go/token"
 	"path/filepath"
 	"strings"
@@ -21,7 +22,7 @@ type effectsFact struct {
 // factEffect is one effect of a function, where it really happens.
 type factEffect struct {
 	Desc        string
-	Kind        effectKind
+	Kind        knowledge.Kind
 	File        string
 	Line, Col   int
 	QueryParam  int // >= 0: SQL text comes from this parameter; the caller's constant decides
@@ -84,9 +85,9 @@ type dedupFact struct {
 	Result   int
 	Kind     vkind
 	T, F, S  impl
-	Sentinel string     // vErr: the sentinel error's qualified name, if any
-	KeyParam int        // the parameter the key comes from, -1 if unknown
-	Store    effectKind // where the dedup record is written (kindSQL, kindRedis), 0 if unknown
+	Sentinel string         // vErr: the sentinel error's qualified name, if any
+	KeyParam int            // the parameter the key comes from, -1 if unknown
+	Store    knowledge.Kind // where the dedup record is written (knowledge.SQL, knowledge.Redis), 0 if unknown
 }
 
 func (*dedupFact) AFact() {}
@@ -135,7 +136,7 @@ func (*pkgFact) AFact() {}
 
 func (*pkgFact) String() string { return "idemfacts" }
 
-func toFactEffect(fset *token.FileSet, pos token.Pos, desc string, kind effectKind) factEffect {
+func toFactEffect(fset *token.FileSet, pos token.Pos, desc string, kind knowledge.Kind) factEffect {
 	p := fset.Position(pos)
 	return factEffect{Desc: desc, Kind: kind, File: p.Filename, Line: p.Line, Col: p.Column, QueryParam: -1, ErrResult: -1, HeaderParam: -1}
 }

@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"github.com/idemkit/idem/analyzer/knowledge"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -15,7 +16,7 @@ import (
 // its functions (effects, checks, decisions), and the diagnostics.
 type pkgAnalysis struct {
 	pass    *analysis.Pass
-	cat     *catalog
+	cat     *knowledge.Catalog
 	cfg     *config
 	dirs    *directives
 	prog    *ssa.Program
@@ -38,7 +39,7 @@ type funcUses struct {
 	values int
 }
 
-func newPkgAnalysis(pass *analysis.Pass, cat *catalog, cfg *config, dirs *directives) *pkgAnalysis {
+func newPkgAnalysis(pass *analysis.Pass, cat *knowledge.Catalog, cfg *config, dirs *directives) *pkgAnalysis {
 	return &pkgAnalysis{pass: pass, cat: cat, cfg: cfg, dirs: dirs,
 		sums: map[*ssa.Function]*summary{}, uses: map[*ssa.Function]*funcUses{}, seen: map[string]bool{},
 		fresh: map[*types.Func]string{}}
@@ -48,7 +49,7 @@ func newPkgAnalysis(pass *analysis.Pass, cat *catalog, cfg *config, dirs *direct
 // short list of functions that never return stands in for its facts).
 func (a *pkgAnalysis) build() {
 	a.prog = ssa.NewProgram(a.pass.Fset, ssaMode)
-	a.prog.SetNoReturn(noReturn)
+	a.prog.SetNoReturn(a.cat.NoReturn)
 	for _, p := range a.pass.Pkg.Imports() {
 		a.prog.CreatePackage(p, nil, nil, true)
 	}
@@ -150,6 +151,7 @@ func (a *pkgAnalysis) countUses() {
 // summary is what the analysis knows about one function.
 type summary struct {
 	fn      *ssa.Function
+	cat     *knowledge.Catalog
 	state   uint8 // 0 new, 1 in progress, 2 done
 	root    bool  // a handler: receives a message, or loops over a source
 	param   bool  // a root by a message parameter (one message per call)
@@ -183,8 +185,8 @@ type summary struct {
 // marks reports whether a lookup's key is recorded afterwards (an SQL write
 // to its table, a Redis write): a lookup-then-act dedup, not a mere read.
 func (s *summary) marks(c *check) bool {
-	if c.store == kindRedis {
-		return s.redisMarks > 0 || len(s.occs) > 0 && hasKind(s.occs, kindRedis)
+	if c.store == knowledge.Redis {
+		return s.redisMarks > 0 || len(s.occs) > 0 && hasKind(s.occs, knowledge.Redis)
 	}
 	return c.table != "" && s.sqlWrites[c.table]
 }
@@ -300,7 +302,7 @@ func pathTo(start []*ssa.BasicBlock, to, skip *ssa.BasicBlock, next func(*ssa.Ba
 // transaction (WATCH key; EXISTS key; MULTI SET key … EXEC), which makes the
 // lookup and the record atomic.
 func (a *pkgAnalysis) nestedMarks(s *summary, c *check) bool {
-	if c.store != kindRedis {
+	if c.store != knowledge.Redis {
 		return false
 	}
 	for _, f := range s.fn.AnonFuncs {
@@ -311,7 +313,7 @@ func (a *pkgAnalysis) nestedMarks(s *summary, c *check) bool {
 	return false
 }
 
-func hasKind(os []*occ, k effectKind) bool {
+func hasKind(os []*occ, k knowledge.Kind) bool {
 	for _, o := range os {
 		if o.kind == k && o.direct {
 			return true
@@ -326,7 +328,7 @@ type occ struct {
 	instr     ssa.Instruction
 	pos       token.Pos
 	desc      string
-	kind      effectKind
+	kind      knowledge.Kind
 	recv      ssa.Value // the client/transaction used, when direct
 	direct    bool
 	inner     token.Pos // where the effect really is (for Related)
@@ -348,7 +350,7 @@ type check struct {
 	desc      string
 	kind      checkKind
 	recv      ssa.Value
-	store     effectKind
+	store     knowledge.Kind
 	key       ssa.Value
 	table     string
 	decided   bool
@@ -373,7 +375,7 @@ type dval struct {
 	chk      *check
 	kind     vkind
 	t, f, s  impl
-	sentinel string // "norows" or "dupkey": which sentinel errors compare to s
+	sentinel string // knowledge.NoRows or knowledge.DupKey: which sentinel errors compare to s
 }
 
 // decision is an If deciding on a check's result.
@@ -389,9 +391,9 @@ type decision struct {
 
 type autoAck struct {
 	call ssa.CallInstruction
-	kind role
-	cb   ssa.Value // callback (roleSubscribe)
-	ch   ssa.Value // deliveries channel (roleAutoAckConsume)
+	kind knowledge.Role
+	cb   ssa.Value // callback (knowledge.Subscribe)
+	ch   ssa.Value // deliveries channel (knowledge.AutoAckConsume)
 }
 
 func (a *pkgAnalysis) summary(fn *ssa.Function) *summary {
@@ -405,7 +407,7 @@ func (a *pkgAnalysis) summary(fn *ssa.Function) *summary {
 		}
 		return s
 	}
-	s = &summary{fn: fn, state: 1, values: map[ssa.Value]*dval{}, byInstr: map[ssa.Instruction][]*occ{},
+	s = &summary{fn: fn, cat: a.cat, state: 1, values: map[ssa.Value]*dval{}, byInstr: map[ssa.Instruction][]*occ{},
 		waits: map[ssa.Instruction]bool{}, guarded: map[int]bool{}, srcSet: map[ssa.Instruction]bool{}, elems: map[ssa.Instruction]bool{},
 		doTx: map[*ssa.Function]*check{}}
 	a.sums[fn] = s
@@ -428,7 +430,7 @@ func (a *pkgAnalysis) rootKind(s *summary) {
 		params = params[1:]
 	}
 	for _, p := range params {
-		if a.cat.messageClient(p.Type()) != "" {
+		if a.cat.MessageClient(p.Type()) != "" {
 			if _, ok := types.Unalias(p.Type()).Underlying().(*types.Chan); ok {
 				continue // a channel of messages: its receives are sources
 			}
@@ -452,7 +454,7 @@ func (a *pkgAnalysis) analyse(s *summary) {
 				a.visitCall(s, in)
 			case *ssa.UnOp:
 				if in.Op == token.ARROW {
-					if a.cat.messageClient(in.X.Type()) != "" {
+					if a.cat.MessageClient(in.X.Type()) != "" {
 						s.addSource(in)
 					} else {
 						s.waits[in] = true
@@ -461,13 +463,13 @@ func (a *pkgAnalysis) analyse(s *summary) {
 			case *ssa.Select:
 				s.waits[in] = true
 			case *ssa.BinOp:
-				if (in.Op == token.EQL || in.Op == token.NEQ) && (uniqueCode(in.X) || uniqueCode(in.Y)) {
+				if (in.Op == token.EQL || in.Op == token.NEQ) && (uniqueCode(a.cat, in.X) || uniqueCode(a.cat, in.Y)) {
 					s.unique = true // pgErr.Code == "23505", mysqlErr.Number == 1062
 				}
 			case *ssa.IndexAddr:
 				// Not the variadic array of a call (CommitMessages(ctx, m)):
 				// a local array is written here, not a batch read.
-				if _, local := in.X.(*ssa.Alloc); !local && a.cat.messageClient(in.Type()) != "" {
+				if _, local := in.X.(*ssa.Alloc); !local && a.cat.MessageClient(in.Type()) != "" {
 					s.srcSet[in] = true // the next message of a batch
 					s.elems[in] = true
 				}
@@ -484,7 +486,7 @@ func (a *pkgAnalysis) analyse(s *summary) {
 		for _, o := range s.occs {
 			if o.insert && o.errVal != nil {
 				c := &check{call: o.instr.(ssa.CallInstruction), pos: o.pos, desc: o.desc, kind: ckUnique, recv: o.recv, store: o.kind}
-				s.values[o.errVal] = &dval{chk: c, kind: vErr, t: implFresh, s: implDup, sentinel: "dupkey"}
+				s.values[o.errVal] = &dval{chk: c, kind: vErr, t: implFresh, s: implDup, sentinel: knowledge.DupKey}
 				o.fromCheck = c
 				s.checks = append(s.checks, c)
 			}
@@ -791,10 +793,11 @@ func (a *pkgAnalysis) failingCall(v ssa.Value, depth int) bool {
 		if fn == nil {
 			return true // a func value: processing
 		}
-		rules := a.cat.lookup(fn)
+		rules := a.rulesOf(fn)
 		for _, r := range rules {
-			switch r.role {
-			case roleAck, roleNack, roleFetch, roleRedisLookup, roleScan, roleRowsAffected, rolePrepare, roleNewRequest:
+			switch r.Role {
+			case knowledge.Ack, knowledge.Nack, knowledge.Fetch, knowledge.RedisLookup, knowledge.Scan, knowledge.RowsAffected, knowledge.Prepare, knowledge.NewRequest,
+				knowledge.Decode, knowledge.Telemetry, knowledge.Ignore:
 				return false
 			}
 		}
@@ -807,8 +810,8 @@ func (a *pkgAnalysis) failingCall(v ssa.Value, depth int) bool {
 				}
 				if rc, ok := peel(recv).(*ssa.Call); ok {
 					if rf := callee(rc.Common()); rf != nil {
-						for _, r := range a.cat.lookup(rf) {
-							if r.role == roleEffect {
+						for _, r := range a.rulesOf(rf) {
+							if r.Role == knowledge.Effect {
 								return true
 							}
 						}
@@ -818,16 +821,8 @@ func (a *pkgAnalysis) failingCall(v ssa.Value, depth int) bool {
 		}
 		// Other calls into a client library (a message's Metadata, a
 		// reader's Config) fail harmlessly; its effects have rules.
-		if fn.Pkg() != nil && a.cat.paths[normPath(fn.Pkg().Path())] && len(rules) == 0 {
+		if fn.Pkg() != nil && a.cat.Known(knowledge.NormPath(fn.Pkg().Path())) && len(rules) == 0 {
 			return false
-		}
-		if fn.Pkg() != nil {
-			switch fn.Pkg().Path() {
-			case "encoding/json", "encoding/xml", "encoding/gob", "encoding/base64", "encoding/hex",
-				"strconv", "time", "net/url", "google.golang.org/protobuf/proto", "github.com/golang/protobuf/proto",
-				"github.com/vmihailenco/msgpack/v5", "github.com/go-playground/validator/v10", "errors", "fmt", "io":
-				return false
-			}
 		}
 		for _, n := range decodeName {
 			if strings.Contains(fn.Name(), n) || strings.HasPrefix(fn.Name(), strings.ToLower(n)) {
@@ -976,7 +971,7 @@ func (s *summary) cond(v ssa.Value, depth int) (*check, impl, impl) {
 		fn := callee(x.Common())
 		if fn != nil && fn.FullName() == "errors.Is" && len(x.Call.Args) == 2 {
 			if d := s.values[x.Call.Args[0]]; d != nil && d.kind == vErr {
-				if sentinelMatches(globalName(x.Call.Args[1]), d.sentinel) {
+				if sentinelMatches(s.cat, globalName(x.Call.Args[1]), d.sentinel) {
 					return d.chk, d.s, implNone
 				}
 			}
@@ -1016,27 +1011,17 @@ func (s *summary) cond(v ssa.Value, depth int) (*check, impl, impl) {
 	return nil, implNone, implNone
 }
 
-var sentinels = map[string]string{
-	pSQL + ".ErrNoRows":                          "norows",
-	pPgx + ".ErrNoRows":                          "norows",
-	pPgxV4 + ".ErrNoRows":                        "norows",
-	pRedis + ".Nil":                              "norows",
-	pRedisV8 + ".Nil":                            "norows",
-	pMongo + ".ErrNoDocuments":                   "norows",
-	pMongoV2 + ".ErrNoDocuments":                 "norows",
-	pGorm + ".ErrRecordNotFound":                 "norows",
-	pGorm + ".ErrDuplicatedKey":                  "dupkey",
-	"github.com/jackc/pgerrcode.UniqueViolation": "dupkey",
-}
-
-func sentinelMatches(name, class string) bool {
+// sentinelMatches reports whether the sentinel error name (qualified)
+// belongs to class (knowledge.NoRows, knowledge.DupKey): by the catalog, or
+// for unique violations by its name (ErrDuplicate, ErrAlreadyExists …).
+func sentinelMatches(cat *knowledge.Catalog, name, class string) bool {
 	if name == "" {
 		return false
 	}
-	if c, ok := sentinels[name]; ok {
+	if c := cat.Sentinel(name); c != "" {
 		return c == class
 	}
-	if class == "dupkey" {
+	if class == knowledge.DupKey {
 		n := strings.ToLower(name[strings.LastIndex(name, ".")+1:])
 		return strings.Contains(n, "dup") || strings.Contains(n, "unique") || strings.Contains(n, "exist") || strings.Contains(n, "conflict")
 	}
@@ -1099,7 +1084,7 @@ func (s *summary) compare(b *ssa.BinOp) (*check, impl, impl) {
 		switch {
 		case isNilConst(y):
 			t, f = d.t, d.f
-		case sentinelMatches(globalName(y), d.sentinel):
+		case sentinelMatches(s.cat, globalName(y), d.sentinel):
 			t, f = d.s, implNone
 		default:
 			return nil, implNone, implNone
@@ -1357,7 +1342,7 @@ func (a *pkgAnalysis) exportFacts() {
 		s := a.summary(fn)
 		if kind := a.dirs.funcs[obj]; strings.HasPrefix(kind, "effect") {
 			a.pass.ExportObjectFact(obj, &effectsFact{Effects: []factEffect{
-				toFactEffect(a.pass.Fset, fn.Pos(), shortFunc(obj), kindCustom)}})
+				toFactEffect(a.pass.Fset, fn.Pos(), shortFunc(obj), knowledge.Custom)}})
 			any = true
 			continue
 		}
@@ -1384,7 +1369,7 @@ func (a *pkgAnalysis) exportFacts() {
 			a.pass.ExportObjectFact(obj, s.dedup)
 			any = true
 		}
-		if fn.Signature.Results().Len() > 0 && !freshGenerators[obj.FullName()] {
+		if fn.Signature.Results().Len() > 0 && !a.cat.Has(obj, knowledge.FreshValue) {
 			if g := a.freshFunc(obj); g != "" {
 				a.pass.ExportObjectFact(obj, &freshFact{Gen: g})
 				any = true
@@ -1403,7 +1388,7 @@ func (a *pkgAnalysis) exportFacts() {
 		}
 		switch {
 		case strings.HasPrefix(kind, "effect"):
-			a.pass.ExportObjectFact(obj, &effectsFact{Effects: []factEffect{toFactEffect(a.pass.Fset, obj.Pos(), shortFunc(obj), kindCustom)}})
+			a.pass.ExportObjectFact(obj, &effectsFact{Effects: []factEffect{toFactEffect(a.pass.Fset, obj.Pos(), shortFunc(obj), knowledge.Custom)}})
 			any = true
 		case strings.HasPrefix(kind, "dedup"):
 			a.pass.ExportObjectFact(obj, annotatedDedup(obj, kind))
