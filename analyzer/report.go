@@ -319,7 +319,6 @@ func namedPath(t types.Type) string {
 	return knowledge.NormPath(n.Obj().Pkg().Path()) + "." + n.Obj().Name()
 }
 
-
 // checkDoTx reports effects inside a guard Do callback that do not use the
 // transaction (or pipeline) the store hands it (IDEM006).
 func (a *pkgAnalysis) checkDoTx(cl *ssa.Function, c *check) {
@@ -413,7 +412,6 @@ func (a *pkgAnalysis) pool(v ssa.Value) bool {
 	}
 	return true
 }
-
 
 // checkAckOrder reports acks that can run before an effect (IDEM002), and
 // goroutines with effects not waited for before an ack.
