@@ -92,9 +92,17 @@ func newConfig() *config {
 	return c
 }
 
-func run(pass *analysis.Pass) (any, error) {
+// checkFlags validates the flags of a run.
+func checkFlags() error {
 	if flagIface != "annotated" && flagIface != "verbs" {
-		return nil, fmt.Errorf("-iface: want annotated or verbs, not %q", flagIface)
+		return fmt.Errorf("-iface: want annotated or verbs, not %q", flagIface)
+	}
+	return nil
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	if err := checkFlags(); err != nil {
+		return nil, err
 	}
 	cfg := newConfig()
 	cat := knowledge.Default()
@@ -231,9 +239,19 @@ func init() {
 }
 
 func scanDirectives(pass *analysis.Pass) *directives {
-	d := &directives{handlers: map[token.Pos]bool{}, funcs: map[*types.Func]string{},
+	d := newDirectives()
+	d.scan(pass.Fset, pass.Files, pass.TypesInfo)
+	return d
+}
+
+func newDirectives() *directives {
+	return &directives{handlers: map[token.Pos]bool{}, funcs: map[*types.Func]string{},
 		ignores: map[string]map[int][]*ignore{}, lines: map[string]map[int]string{}}
-	for _, f := range pass.Files {
+}
+
+// scan adds the directives of files (type-checked into info) to d.
+func (d *directives) scan(fset *token.FileSet, files []*ast.File, info *types.Info) {
+	for _, f := range files {
 		for _, cg := range f.Comments {
 			for _, c := range cg.List {
 				text, ok := strings.CutPrefix(c.Text, "//idem:")
@@ -241,7 +259,7 @@ func scanDirectives(pass *analysis.Pass) *directives {
 					continue
 				}
 				d.any = true
-				pos := pass.Fset.Position(c.Pos())
+				pos := fset.Position(c.Pos())
 				text, _, _ = strings.Cut(text, " //") // a trailing comment is no reason
 				kind, rest, _ := strings.Cut(text, " ")
 				switch kind {
@@ -277,7 +295,7 @@ func scanDirectives(pass *analysis.Pass) *directives {
 			switch n := n.(type) {
 			case *ast.FuncDecl:
 				if k := docDirective(n.Doc); k != "" {
-					if fn, ok := pass.TypesInfo.Defs[n.Name].(*types.Func); ok {
+					if fn, ok := info.Defs[n.Name].(*types.Func); ok {
 						d.funcs[fn] = k
 						if k == "handler" {
 							d.handlers[n.Type.Pos()] = true
@@ -287,13 +305,13 @@ func scanDirectives(pass *analysis.Pass) *directives {
 			case *ast.InterfaceType:
 				for _, m := range n.Methods.List {
 					if k := docDirective(m.Doc); k != "" && len(m.Names) > 0 {
-						if fn, ok := pass.TypesInfo.Defs[m.Names[0]].(*types.Func); ok {
+						if fn, ok := info.Defs[m.Names[0]].(*types.Func); ok {
 							d.funcs[fn] = k
 						}
 					}
 				}
 			case *ast.FuncLit:
-				p := pass.Fset.Position(n.Pos())
+				p := fset.Position(n.Pos())
 				for _, l := range []int{p.Line, p.Line - 1} {
 					if k := d.lines[p.Filename][l]; strings.HasPrefix(k, "handler") {
 						d.handlers[n.Type.Pos()] = true
@@ -303,7 +321,6 @@ func scanDirectives(pass *analysis.Pass) *directives {
 			return true
 		})
 	}
-	return d
 }
 
 // docDirective returns the //idem: directive (handler, effect, dedup …) of a

@@ -53,9 +53,11 @@ func (a *pkgAnalysis) visitCall(s *summary, ci ssa.CallInstruction) {
 		a.noteUniqueTest(s, ci, fn, args)
 		switch {
 		case cc.IsInvoke():
-			a.visitInvoke(s, ci, fn, recv, args)
+			a.visitInvoke(s, ci, fn, recv, args, guardedArgs)
 		case cc.StaticCallee() != nil:
 			a.visitStatic(s, ci, cc.StaticCallee(), fn, args, guardedArgs)
+		case a.callees != nil:
+			a.visitDynamic(s, ci, nil, args, guardedArgs)
 		}
 	}
 	a.visitFuncArgs(s, ci, args, guardedArgs)
@@ -100,7 +102,7 @@ func funcValue(v ssa.Value) *ssa.Function {
 // addEffect records a direct effect.
 func (a *pkgAnalysis) addEffect(s *summary, ci ssa.CallInstruction, desc string, kind knowledge.Kind, recv ssa.Value) *occ {
 	o := &occ{instr: ci, pos: ci.Pos(), desc: desc, kind: kind, recv: recv, direct: true, inner: ci.Pos(), param: -1}
-	o.innerFact = toFactEffect(a.pass.Fset, ci.Pos(), desc, kind)
+	o.innerFact = toFactEffect(a.fset, ci.Pos(), desc, kind)
 	s.addOcc(o)
 	return o
 }
@@ -194,49 +196,127 @@ func mergeTexts(texts []string) sqlClass {
 // visitStatic handles a call to a function without a catalog rule: one of
 // this package (its summary) or of another (its facts).
 func (a *pkgAnalysis) visitStatic(s *summary, ci ssa.CallInstruction, f *ssa.Function, fn *types.Func, args []ssa.Value, guarded map[int]bool) {
-	local := f.Pkg == a.pkg || f.Parent() != nil || (f.Blocks != nil && f.Pkg == nil)
-	if f.Origin() != nil && f.Origin().Pkg == a.pkg {
+	local := a.local(f.Pkg) || f.Parent() != nil || (f.Blocks != nil && f.Pkg == nil)
+	if f.Origin() != nil && a.local(f.Origin().Pkg) {
 		local = true
 	}
 	if local {
+		via := "func literal"
 		if fn != nil {
-			if kind := a.dirs.funcs[fn]; strings.HasPrefix(kind, "effect") {
-				a.addEffect(s, ci, shortFunc(fn), knowledge.Custom, nil)
-				return
-			} else if strings.HasPrefix(kind, "dedup") {
-				a.addFuncCheck(s, ci, fn, annotatedDedup(fn, kind), args)
-				return
-			}
+			via = shortFunc(fn)
 		}
-		cs := a.summary(f)
-		if len(cs.sources) > 0 && a.returnsMessage(f) {
-			// A helper that fetches the next message and returns it
-			// (m, ev, ok, err := k.fetchPaid(ctx)): a receive for the loop
-			// that calls it.
-			s.addSource(ci)
-		}
-		if !(cs.root && a.topRoot(cs)) {
-			via := "func literal"
-			if fn != nil {
-				via = shortFunc(fn)
-			}
-			for _, o := range cs.unguarded {
-				a.addVia(s, ci, via, o, args)
-			}
-		}
-		if cs.dedup != nil {
-			a.addFuncCheck(s, ci, fn, cs.dedup, args)
-		}
-		for i := range cs.guarded {
-			guarded[i] = true
-		}
-		s.acks = append(s.acks, a.ackHelper(cs, ci)...)
+		a.visitLocal(s, ci, f, fn, args, guarded, via)
 		return
 	}
 	if fn == nil {
 		return
 	}
 	a.importedFacts(s, ci, fn, args, guarded)
+}
+
+// visitLocal handles a call that reaches f, a function whose summary is
+// known here: its annotation, or its unguarded effects (described as
+// reached through via), dedup result, guarded callbacks and acks. It
+// reports whether f does anything a caller sees.
+func (a *pkgAnalysis) visitLocal(s *summary, ci ssa.CallInstruction, f *ssa.Function, fn *types.Func, args []ssa.Value, guarded map[int]bool, via string) bool {
+	if fn != nil {
+		if kind := a.dirs.funcs[fn]; strings.HasPrefix(kind, "effect") {
+			a.addEffect(s, ci, shortFunc(fn), knowledge.Custom, nil)
+			return true
+		} else if strings.HasPrefix(kind, "dedup") {
+			a.addFuncCheck(s, ci, fn, annotatedDedup(fn, kind), args)
+			return true
+		}
+	}
+	cs := a.summary(f)
+	did := false
+	if len(cs.sources) > 0 && a.returnsMessage(f) {
+		// A helper that fetches the next message and returns it
+		// (m, ev, ok, err := k.fetchPaid(ctx)): a receive for the loop
+		// that calls it.
+		s.addSource(ci)
+		did = true
+	}
+	if !(cs.root && a.topRoot(cs)) {
+		for _, o := range cs.unguarded {
+			a.addVia(s, ci, via, o, args)
+			did = true
+		}
+	}
+	if cs.dedup != nil {
+		a.addFuncCheck(s, ci, fn, cs.dedup, args)
+		did = true
+	}
+	for i := range cs.guarded {
+		guarded[i] = true
+		did = true
+	}
+	if acks := a.ackHelper(cs, ci); len(acks) > 0 {
+		s.acks = append(s.acks, acks...)
+		did = true
+	}
+	return did
+}
+
+// visitDynamic handles a call through an interface or a func value in a
+// whole program, where the call graph says which functions it reaches: a
+// handler the message is dispatched to is work done here (for the order of
+// acks) but judged on its own; any other callee is followed as a local
+// call. It reports whether a callee was found.
+func (a *pkgAnalysis) visitDynamic(s *summary, ci ssa.CallInstruction, fn *types.Func, args []ssa.Value, guarded map[int]bool) bool {
+	found := false
+	// A func value the caller passed in (a retry helper's fn) is judged
+	// where it is made: its effects count at the caller's call.
+	_, param := peel(ci.Common().Value).(*ssa.Parameter)
+	_, free := peel(ci.Common().Value).(*ssa.FreeVar)
+	for _, f := range a.callees[ci] {
+		if !a.local(f.Pkg) {
+			continue // a client's code, described by the catalog
+		}
+		if a.dispatched[f] || a.registered[f] {
+			if s.dispatch == nil {
+				s.dispatch = map[ssa.Instruction]*occ{}
+			}
+			if s.dispatch[ci] == nil {
+				s.dispatch[ci] = &occ{instr: ci, pos: ci.Pos(), desc: "handler " + handlerName(f), param: -1}
+			}
+			found = true
+			continue
+		}
+		if !ci.Common().IsInvoke() && (param || free) {
+			continue
+		}
+		via := handlerName(f)
+		if fn != nil && ci.Common().IsInvoke() {
+			via = shortFunc(fn) + " (implemented by " + implName(f) + ")"
+		}
+		if a.visitLocal(s, ci, f, funcObject(f), args, guarded, via) {
+			found = true
+		}
+	}
+	return found
+}
+
+// implName names the implementation of an interface method for messages.
+func implName(f *ssa.Function) string {
+	if obj := funcObject(f); obj != nil {
+		return shortFunc(obj)
+	}
+	return f.Name()
+}
+
+// funcObject returns the declared function or method f is (or wraps), nil
+// for a closure.
+func funcObject(f *ssa.Function) *types.Func {
+	if obj, ok := f.Object().(*types.Func); ok {
+		return obj
+	}
+	if o := f.Origin(); o != nil {
+		if obj, ok := o.Object().(*types.Func); ok {
+			return obj
+		}
+	}
+	return nil
 }
 
 // returnsMessage reports whether one of f's results is a message type.
@@ -261,7 +341,7 @@ func (a *pkgAnalysis) ackHelper(cs *summary, ci ssa.CallInstruction) []ssa.CallI
 func (a *pkgAnalysis) importedFacts(s *summary, ci ssa.CallInstruction, fn *types.Func, args []ssa.Value, guarded map[int]bool) {
 	obj := fn.Origin()
 	var ef effectsFact
-	if a.pass.ImportObjectFact(obj, &ef) && !ef.Root {
+	if a.importFact(obj, &ef) && !ef.Root {
 		for _, e := range ef.Effects {
 			o := &occ{instr: ci, pos: ci.Pos(), kind: e.Kind, inner: a.posFor(e), innerFact: e, param: -1}
 			if !o.inner.IsValid() {
@@ -289,11 +369,11 @@ func (a *pkgAnalysis) importedFacts(s *summary, ci ssa.CallInstruction, fn *type
 		}
 	}
 	var df dedupFact
-	if a.pass.ImportObjectFact(obj, &df) {
+	if a.importFact(obj, &df) {
 		a.addFuncCheck(s, ci, fn, &df, args)
 	}
 	var gf guardedFact
-	if a.pass.ImportObjectFact(obj, &gf) {
+	if a.importFact(obj, &gf) {
 		guarded[gf.Param] = true
 	}
 }
@@ -307,7 +387,7 @@ func (a *pkgAnalysis) posFor(e factEffect) token.Pos {
 	}
 	if a.files == nil {
 		a.files = map[string]*token.File{}
-		a.pass.Fset.Iterate(func(f *token.File) bool {
+		a.fset.Iterate(func(f *token.File) bool {
 			if _, ok := a.files[f.Name()]; !ok {
 				a.files[f.Name()] = f
 			}
@@ -339,7 +419,7 @@ func (a *pkgAnalysis) posFor(e factEffect) token.Pos {
 // visitInvoke handles a call through an interface outside the catalog:
 // DBTX-shaped SQL, annotations and facts on the interface method, -effects,
 // and the verbs heuristic when -iface=verbs.
-func (a *pkgAnalysis) visitInvoke(s *summary, ci ssa.CallInstruction, fn *types.Func, recv ssa.Value, args []ssa.Value) {
+func (a *pkgAnalysis) visitInvoke(s *summary, ci ssa.CallInstruction, fn *types.Func, recv ssa.Value, args []ssa.Value, guarded map[int]bool) {
 	if fn == nil {
 		return
 	}
@@ -350,11 +430,16 @@ func (a *pkgAnalysis) visitInvoke(s *summary, ci ssa.CallInstruction, fn *types.
 		a.addFuncCheck(s, ci, fn, annotatedDedup(fn, kind), args)
 		return
 	}
-	guarded := map[int]bool{}
-	before := len(s.occs)
-	a.importedFacts(s, ci, fn, args, guarded)
-	if len(s.occs) > before {
-		return
+	if a.callees != nil {
+		if a.visitDynamic(s, ci, fn, args, guarded) {
+			return
+		}
+	} else {
+		before := len(s.occs)
+		a.importedFacts(s, ci, fn, args, map[int]bool{})
+		if len(s.occs) > before {
+			return
+		}
 	}
 	if sqlShaped(fn) {
 		m := knowledge.SQLExec
@@ -364,19 +449,21 @@ func (a *pkgAnalysis) visitInvoke(s *summary, ci ssa.CallInstruction, fn *types.
 		a.effectRule(s, ci, bound{Rule: &knowledge.Rule{Name: fn.FullName(), Role: knowledge.Effect, Mode: m, Kind: knowledge.SQL}, arg: 1, key: -1}, recv, args)
 		return
 	}
-	if impls := a.implEffects(fn); len(impls) > 0 {
-		for _, e := range impls {
-			o := &occ{instr: ci, pos: ci.Pos(), kind: e.fact.Kind, inner: e.pos, innerFact: e.fact, param: -1}
-			o.desc = shortFunc(fn) + " (implemented by " + e.impl + ") → " + e.fact.Desc
-			if e.fact.QueryParam >= 0 && !a.resolveParam(o, arg(args, e.fact.QueryParam)) {
-				continue
+	if a.callees == nil {
+		if impls := a.implEffects(fn); len(impls) > 0 {
+			for _, e := range impls {
+				o := &occ{instr: ci, pos: ci.Pos(), kind: e.fact.Kind, inner: e.pos, innerFact: e.fact, param: -1}
+				o.desc = shortFunc(fn) + " (implemented by " + e.impl + ") → " + e.fact.Desc
+				if e.fact.QueryParam >= 0 && !a.resolveParam(o, arg(args, e.fact.QueryParam)) {
+					continue
+				}
+				if !a.resolveKey(o, ci, args) {
+					continue
+				}
+				s.addOcc(o)
 			}
-			if !a.resolveKey(o, ci, args) {
-				continue
-			}
-			s.addOcc(o)
+			return
 		}
-		return
 	}
 	if a.cfg.verbs && writeVerb(fn.Name()) && fn.Pkg() != nil && !stdPath(fn.Pkg().Path()) {
 		a.addEffect(s, ci, shortFunc(fn)+" (interface method named like a write)", knowledge.Custom, recv)
@@ -1239,7 +1326,7 @@ func (a *pkgAnalysis) implEffects(m *types.Func) []implEffect {
 					}
 				} else {
 					var ef effectsFact
-					if a.pass.ImportObjectFact(impl, &ef) && !ef.Root {
+					if a.importFact(impl, &ef) && !ef.Root {
 						for _, e := range ef.Effects {
 							out = append(out, implEffect{label, e, a.posFor(e)})
 						}

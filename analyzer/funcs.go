@@ -15,21 +15,53 @@ import (
 // pkgAnalysis is the analysis of one package: its SSA, a summary of each of
 // its functions (effects, checks, decisions), and the diagnostics.
 type pkgAnalysis struct {
-	pass    *analysis.Pass
-	cat     *knowledge.Catalog
-	cfg     *config
-	dirs    *directives
-	prog    *ssa.Program
-	pkg     *ssa.Package
-	funcs   []*ssa.Function
-	sums    map[*ssa.Function]*summary
-	globals map[*ssa.Global][]ssa.Value
-	uses    map[*ssa.Function]*funcUses
-	files   map[string]*token.File
-	seen    map[string]bool // reported diagnostics: pos + code
-	impls   map[*types.Func][]implEffect
-	fields  map[string][]ssa.Value
-	fresh   map[*types.Func]string // freshFunc's answers
+	fset *token.FileSet
+	// pass is the package's pass in modular mode (one package at a time,
+	// other packages known through facts); nil for a whole program.
+	pass *analysis.Pass
+	emit func(analysis.Diagnostic)
+	cat  *knowledge.Catalog
+	cfg  *config
+	dirs *directives
+	prog *ssa.Program
+	pkg  *ssa.Package // modular mode: the package analysed
+	// pkgs, for a whole program: the packages built from syntax, whose
+	// functions are analysed; callees: the functions a dynamic call (an
+	// interface method or a func value) can reach, from the call graph.
+	pkgs    map[*ssa.Package]bool
+	callees map[ssa.CallInstruction][]*ssa.Function
+	// dispatched: functions a message is dispatched to through a func value
+	// or an interface (a handler registered with a helper), and registered:
+	// those handed to a registration API; both are handlers.
+	dispatched map[*ssa.Function]bool
+	registered map[*ssa.Function]bool
+	funcs      []*ssa.Function
+	sums       map[*ssa.Function]*summary
+	globals    map[*ssa.Global][]ssa.Value
+	uses       map[*ssa.Function]*funcUses
+	files      map[string]*token.File
+	seen       map[string]bool // reported diagnostics: pos + code
+	impls      map[*types.Func][]implEffect
+	fields     map[string][]ssa.Value
+	fresh      map[*types.Func]string // freshFunc's answers
+}
+
+// local reports whether p's functions are analysed here (their summaries
+// are known), rather than known through facts.
+func (a *pkgAnalysis) local(p *ssa.Package) bool {
+	if p == nil {
+		return false
+	}
+	if a.pkgs != nil {
+		return a.pkgs[p]
+	}
+	return p == a.pkg
+}
+
+// importFact imports obj's fact of fact's type from another package, in
+// modular mode; a whole program has no facts (it sees every body).
+func (a *pkgAnalysis) importFact(obj types.Object, fact analysis.Fact) bool {
+	return a.pass != nil && a.pass.ImportObjectFact(obj, fact)
 }
 
 // funcUses counts how a function of the package is used: called statically,
@@ -40,15 +72,21 @@ type funcUses struct {
 }
 
 func newPkgAnalysis(pass *analysis.Pass, cat *knowledge.Catalog, cfg *config, dirs *directives) *pkgAnalysis {
-	return &pkgAnalysis{pass: pass, cat: cat, cfg: cfg, dirs: dirs,
+	a := newAnalysis(pass.Fset, cat, cfg, dirs)
+	a.pass, a.emit = pass, pass.Report
+	return a
+}
+
+func newAnalysis(fset *token.FileSet, cat *knowledge.Catalog, cfg *config, dirs *directives) *pkgAnalysis {
+	return &pkgAnalysis{fset: fset, cat: cat, cfg: cfg, dirs: dirs,
 		sums: map[*ssa.Function]*summary{}, uses: map[*ssa.Function]*funcUses{}, seen: map[string]bool{},
-		fresh: map[*types.Func]string{}}
+		fresh: map[*types.Func]string{}, dispatched: map[*ssa.Function]bool{}, registered: map[*ssa.Function]bool{}}
 }
 
 // build creates the package's SSA (as buildssa does, without ctrlflow: a
 // short list of functions that never return stands in for its facts).
 func (a *pkgAnalysis) build() {
-	a.prog = ssa.NewProgram(a.pass.Fset, ssaMode)
+	a.prog = ssa.NewProgram(a.fset, ssaMode)
 	a.prog.SetNoReturn(a.cat.NoReturn)
 	for _, p := range a.pass.Pkg.Imports() {
 		a.prog.CreatePackage(p, nil, nil, true)
@@ -83,11 +121,22 @@ func (a *pkgAnalysis) build() {
 
 func (a *pkgAnalysis) run() {
 	a.build()
+	a.analyseAll()
+	a.exportFacts()
+	a.checkAll()
+}
+
+// analyseAll summarises every function.
+func (a *pkgAnalysis) analyseAll() {
 	a.countUses()
 	for _, fn := range a.funcs {
 		a.summary(fn)
 	}
-	a.exportFacts()
+}
+
+// checkAll reports the diagnostics of every function, then the malformed
+// directives.
+func (a *pkgAnalysis) checkAll() {
 	for _, fn := range a.funcs {
 		a.check(fn)
 	}
@@ -177,6 +226,7 @@ type summary struct {
 
 	failures   []*decision              // error branches: fresh holds the failure side
 	guardWork  map[ssa.Instruction]*occ // guard calls as work (workAt), built lazily
+	dispatch   map[ssa.Instruction]*occ // calls that dispatch the message to a handler, as work
 	benign     []benignSide
 	sqlWrites  map[string]bool
 	redisMarks int
@@ -422,6 +472,9 @@ func (a *pkgAnalysis) rootKind(s *summary) {
 	if obj, ok := fn.Object().(*types.Func); ok && strings.HasPrefix(a.dirs.funcs[obj], "handler") {
 		s.root, s.param, s.handler = true, true, true
 	}
+	if a.dispatched[fn] || a.registered[fn] {
+		s.root, s.param, s.handler = true, true, true
+	}
 	if lit, ok := fn.Syntax().(*ast.FuncLit); ok && a.dirs.handlers[lit.Type.Pos()] {
 		s.root, s.param, s.handler = true, true, true
 	}
@@ -462,6 +515,11 @@ func (a *pkgAnalysis) analyse(s *summary) {
 				}
 			case *ssa.Select:
 				s.waits[in] = true
+				for _, st := range in.States {
+					if st.Dir == types.RecvOnly && a.cat.Message(st.Chan.Type()) != nil {
+						s.addSource(in) // for { select { case m := <-msgs: … } }
+					}
+				}
 			case *ssa.BinOp:
 				if (in.Op == token.EQL || in.Op == token.NEQ) && (uniqueCode(a.cat, in.X) || uniqueCode(a.cat, in.Y)) {
 					s.unique = true // pgErr.Code == "23505", mysqlErr.Number == 1062
@@ -833,7 +891,7 @@ func (a *pkgAnalysis) failingCall(v ssa.Value, depth int) bool {
 		// key and acks nothing decodes, validates or reads: its failure is
 		// a poison message, not a lost effect.
 		if f := callee(x.Common()); f != nil {
-			if sf := a.prog.FuncValue(f); sf != nil && sf.Pkg == a.pkg && sf.Blocks != nil {
+			if sf := a.prog.FuncValue(f); sf != nil && a.local(sf.Pkg) && sf.Blocks != nil {
 				if cs := a.summary(sf); len(cs.occs) == 0 && len(cs.checks) == 0 && len(cs.acks) == 0 {
 					return false
 				}
@@ -1342,7 +1400,7 @@ func (a *pkgAnalysis) exportFacts() {
 		s := a.summary(fn)
 		if kind := a.dirs.funcs[obj]; strings.HasPrefix(kind, "effect") {
 			a.pass.ExportObjectFact(obj, &effectsFact{Effects: []factEffect{
-				toFactEffect(a.pass.Fset, fn.Pos(), shortFunc(obj), knowledge.Custom)}})
+				toFactEffect(a.fset, fn.Pos(), shortFunc(obj), knowledge.Custom)}})
 			any = true
 			continue
 		}
@@ -1388,7 +1446,7 @@ func (a *pkgAnalysis) exportFacts() {
 		}
 		switch {
 		case strings.HasPrefix(kind, "effect"):
-			a.pass.ExportObjectFact(obj, &effectsFact{Effects: []factEffect{toFactEffect(a.pass.Fset, obj.Pos(), shortFunc(obj), knowledge.Custom)}})
+			a.pass.ExportObjectFact(obj, &effectsFact{Effects: []factEffect{toFactEffect(a.fset, obj.Pos(), shortFunc(obj), knowledge.Custom)}})
 			any = true
 		case strings.HasPrefix(kind, "dedup"):
 			a.pass.ExportObjectFact(obj, annotatedDedup(obj, kind))

@@ -36,7 +36,7 @@ func (a *pkgAnalysis) report(pos token.Pos, code string, related token.Pos, rela
 		return
 	}
 	a.seen[key] = true
-	p := a.pass.Fset.Position(pos)
+	p := a.fset.Position(pos)
 	if igs := a.dirs.ignores[p.Filename]; igs != nil {
 		for _, l := range []int{p.Line, p.Line - 1} {
 			for _, ig := range igs[l] {
@@ -51,12 +51,12 @@ func (a *pkgAnalysis) report(pos token.Pos, code string, related token.Pos, rela
 	if related.IsValid() && related != pos {
 		d.Related = []analysis.RelatedInformation{{Pos: related, Message: relatedMsg}}
 	}
-	a.pass.Report(d)
+	a.emit(d)
 }
 
 // suppressed reports whether an //idem:ignore for code covers pos.
 func (a *pkgAnalysis) suppressed(pos token.Pos, code string) bool {
-	p := a.pass.Fset.Position(pos)
+	p := a.fset.Position(pos)
 	for _, l := range []int{p.Line, p.Line - 1} {
 		for _, ig := range a.dirs.ignores[p.Filename][l] {
 			if ig.code == code {
@@ -69,7 +69,7 @@ func (a *pkgAnalysis) suppressed(pos token.Pos, code string) bool {
 
 func (a *pkgAnalysis) reportDirectives() {
 	for _, b := range a.dirs.bad {
-		a.pass.Report(analysis.Diagnostic{Pos: b.pos, Category: "IDEM000", Message: b.msg + " (IDEM000)"})
+		a.emit(analysis.Diagnostic{Pos: b.pos, Category: "IDEM000", Message: b.msg + " (IDEM000)"})
 	}
 }
 
@@ -522,6 +522,9 @@ func (s *summary) ackStops(ack ssa.Instruction) map[ssa.Instruction]bool {
 func (s *summary) workAt(in ssa.Instruction) *occ {
 	if os := s.byInstr[in]; len(os) > 0 {
 		return os[0]
+	}
+	if d := s.dispatch[in]; d != nil {
+		return d
 	}
 	if s.guardWork == nil {
 		s.guardWork = map[ssa.Instruction]*occ{}

@@ -679,8 +679,8 @@ func (a *pkgAnalysis) freshFunc(fn *types.Func) string {
 	}
 	a.fresh[fn] = "" // recursion guard
 	g := ""
-	if fn.Pkg() == a.pass.Pkg {
-		if f := a.prog.FuncValue(fn); f != nil && f.Blocks != nil && f.Signature.Results().Len() > 0 {
+	if f := a.prog.FuncValue(fn); f != nil && a.local(f.Pkg) {
+		if f.Blocks != nil && f.Signature.Results().Len() > 0 {
 			for _, b := range f.Blocks {
 				r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
 				if !ok {
@@ -696,7 +696,7 @@ func (a *pkgAnalysis) freshFunc(fn *types.Func) string {
 		}
 	} else {
 		var ff freshFact
-		if a.pass.ImportObjectFact(fn, &ff) {
+		if a.importFact(fn, &ff) {
 			g = ff.Gen
 		}
 	}

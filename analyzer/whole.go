@@ -1,0 +1,321 @@
+package analyzer
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"sort"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/callgraph"
+	"golang.org/x/tools/go/callgraph/cha"
+	"golang.org/x/tools/go/callgraph/vta"
+	"golang.org/x/tools/go/packages"
+	"golang.org/x/tools/go/ssa"
+	"golang.org/x/tools/go/ssa/ssautil"
+
+	"github.com/idemkit/idem/analyzer/knowledge"
+)
+
+// CheckProgram runs idemlint over a whole program: pkgs are the program's
+// own packages, loaded by go/packages with syntax and type information;
+// their dependencies may come from export data (types only, described by
+// the catalog). Unlike the modular analyzer, which sees one package at a
+// time and other packages through facts, it builds SSA for all of pkgs and
+// resolves calls through interfaces and func values with a call graph
+// (VTA, seeded by CHA): an interface call whose implementations write is
+// an effect wherever the implementation lives, and a function a message is
+// dispatched to through a func value or an interface (a handler registered
+// with the service's own helper) is a handler. It returns the findings
+// sorted by position; packages with type errors are skipped.
+func CheckProgram(pkgs []*packages.Package) ([]analysis.Diagnostic, error) {
+	if len(pkgs) == 0 {
+		return nil, nil
+	}
+	if err := checkFlags(); err != nil {
+		return nil, err
+	}
+	fset := pkgs[0].Fset
+	cat := knowledge.Default()
+	cfg := newConfig()
+	prog, spkgs := ssautil.Packages(pkgs, ssaMode)
+	prog.SetNoReturn(cat.NoReturn)
+	prog.Build()
+
+	dirs := newDirectives()
+	a := newAnalysis(fset, cat, cfg, dirs)
+	a.prog = prog
+	a.pkgs = map[*ssa.Package]bool{}
+	for i, p := range pkgs {
+		sp := spkgs[i]
+		if sp == nil || p.IllTyped || cat.Known(p.PkgPath) {
+			continue // type errors: reported by the driver; catalogued: described, not analysed
+		}
+		a.pkgs[sp] = true
+		dirs.scan(fset, p.Syntax, p.TypesInfo)
+		a.funcs = append(a.funcs, packageFuncs(prog, sp, p.Syntax, p.TypesInfo)...)
+	}
+	a.callees = dynamicCallees(prog, a.funcs)
+	var out []analysis.Diagnostic
+	a.emit = func(d analysis.Diagnostic) { out = append(out, d) }
+	a.findHandlers()
+	a.analyseAll()
+	a.checkAll()
+	sort.SliceStable(out, func(i, j int) bool {
+		pi, pj := fset.Position(out[i].Pos), fset.Position(out[j].Pos)
+		if pi.Filename != pj.Filename {
+			return pi.Filename < pj.Filename
+		}
+		if pi.Offset != pj.Offset {
+			return pi.Offset < pj.Offset
+		}
+		return out[i].Category < out[j].Category
+	})
+	return out, nil
+}
+
+// packageFuncs returns the functions of an SSA package built from files:
+// its declared functions and methods, their closures, and init (where
+// package-level closures live).
+func packageFuncs(prog *ssa.Program, pkg *ssa.Package, files []*ast.File, info *types.Info) []*ssa.Function {
+	var out []*ssa.Function
+	var add func(f *ssa.Function)
+	add = func(f *ssa.Function) {
+		out = append(out, f)
+		for _, anon := range f.AnonFuncs {
+			add(anon)
+		}
+	}
+	for _, file := range files {
+		for _, decl := range file.Decls {
+			if decl, ok := decl.(*ast.FuncDecl); ok {
+				obj, ok := info.Defs[decl.Name].(*types.Func)
+				if !ok {
+					continue
+				}
+				if f := prog.FuncValue(obj); f != nil {
+					add(f)
+				}
+			}
+		}
+	}
+	if init := pkg.Func("init"); init != nil {
+		add(init)
+	}
+	return out
+}
+
+// dynamicCallees returns, for every call through an interface or a func
+// value in funcs, the functions the call graph says it reaches, in a stable
+// order. The graph is VTA's over the program's functions, seeded with CHA's.
+// An interface call VTA finds no value for (the implementation is made by
+// reflection, a DI container, or nowhere in the program) reaches what CHA
+// says: every implementation of the method in the program.
+func dynamicCallees(prog *ssa.Program, funcs []*ssa.Function) map[ssa.CallInstruction][]*ssa.Function {
+	set := map[*ssa.Function]bool{}
+	for f := range ssautil.AllFunctions(prog) {
+		if f.Blocks != nil {
+			set[f] = true
+		}
+	}
+	chaGraph := cha.CallGraph(prog)
+	vtaGraph := vta.CallGraph(set, chaGraph)
+	out := map[ssa.CallInstruction][]*ssa.Function{}
+	add := func(g *callgraph.Graph, fn *ssa.Function) {
+		n := g.Nodes[fn]
+		if n == nil {
+			return
+		}
+		for _, e := range n.Out {
+			if e.Site == nil || e.Site.Common().StaticCallee() != nil {
+				continue
+			}
+			f := unwrap(prog, e.Callee.Func)
+			if f == nil || f.Blocks == nil {
+				continue
+			}
+			if !containsFunc(out[e.Site], f) {
+				out[e.Site] = append(out[e.Site], f)
+			}
+		}
+	}
+	for _, fn := range funcs {
+		add(vtaGraph, fn)
+	}
+	found := make(map[ssa.CallInstruction]bool, len(out))
+	for site := range out {
+		found[site] = true
+	}
+	for _, fn := range funcs {
+		n := chaGraph.Nodes[fn]
+		if n == nil {
+			continue
+		}
+		for _, e := range n.Out {
+			if e.Site == nil || found[e.Site] || !e.Site.Common().IsInvoke() {
+				continue
+			}
+			if f := unwrap(prog, e.Callee.Func); f != nil && f.Blocks != nil && !containsFunc(out[e.Site], f) {
+				out[e.Site] = append(out[e.Site], f)
+			}
+		}
+	}
+	for _, fs := range out {
+		sort.Slice(fs, func(i, j int) bool {
+			return fs[i].Pos() < fs[j].Pos() || fs[i].Pos() == fs[j].Pos() && fs[i].String() < fs[j].String()
+		})
+	}
+	return out
+}
+
+func containsFunc(fs []*ssa.Function, f *ssa.Function) bool {
+	for _, x := range fs {
+		if x == f {
+			return true
+		}
+	}
+	return false
+}
+
+// unwrap returns the declared method behind a synthetic wrapper (a bound
+// method value h.onOrder, a method expression, a promoted method), or f.
+func unwrap(prog *ssa.Program, f *ssa.Function) *ssa.Function {
+	if f == nil || f.Synthetic == "" {
+		return f
+	}
+	if obj, ok := f.Object().(*types.Func); ok {
+		if m := prog.FuncValue(obj); m != nil && m != f {
+			return m
+		}
+	}
+	return f
+}
+
+// findHandlers finds the handlers no name or type says are handlers:
+// functions handed to a registration API of the catalog (a mux, a task
+// server), and, in a whole program, functions a message is dispatched to —
+// through a func value called where a message is handled, or through an
+// interface method given the message itself — to a fixpoint, since a
+// dispatched handler may dispatch again (middleware).
+func (a *pkgAnalysis) findHandlers() {
+	for _, fn := range a.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				ci, ok := instr.(ssa.CallInstruction)
+				if !ok {
+					continue
+				}
+				f := callee(ci.Common())
+				for _, r := range a.rulesOf(f) {
+					if r.Role != knowledge.Register {
+						continue
+					}
+					_, args := splitArgs(ci.Common())
+					if h := a.handlerValue(arg(args, r.arg)); h != nil {
+						a.registered[h] = true
+					}
+				}
+			}
+		}
+	}
+	if a.callees == nil {
+		return
+	}
+	handles := map[*ssa.Function]bool{}
+	for _, fn := range a.funcs {
+		if a.receives(fn) {
+			handles[fn] = true
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, fn := range a.funcs {
+			inHandler := handles[fn] || a.dispatched[fn] || a.registered[fn]
+			for _, b := range fn.Blocks {
+				for _, instr := range b.Instrs {
+					ci, ok := instr.(ssa.CallInstruction)
+					if !ok || ci.Common().StaticCallee() != nil {
+						continue
+					}
+					if ci.Common().IsInvoke() && a.cat.Lookup(ci.Common().Method) != nil {
+						continue // a client's own interface: the catalog says what it is
+					}
+					if !inHandler && !a.messageArg(ci) {
+						continue
+					}
+					if ci.Common().IsInvoke() && !a.messageArg(ci) {
+						continue // a repository or a service given decoded values: followed as a call
+					}
+					for _, f := range a.callees[ci] {
+						if f.Parent() == fn || !a.local(f.Pkg) || a.dispatched[f] {
+							continue // a closure of the caller is judged where it is made
+						}
+						a.dispatched[f] = true
+						changed = true
+					}
+				}
+			}
+		}
+	}
+}
+
+// handlerValue returns the function a registered handler value is: a
+// function, a closure, a method value (its method), or a value of a type
+// whose methods include one with a message parameter (an asynq.Handler).
+func (a *pkgAnalysis) handlerValue(v ssa.Value) *ssa.Function {
+	if v == nil {
+		return nil
+	}
+	if f := funcValue(v); f != nil {
+		return unwrap(a.prog, f)
+	}
+	// A conversion to a handler func type (asynq.HandlerFunc(fn)).
+	if c, ok := peel(v).(*ssa.Call); ok && c.Call.StaticCallee() == nil && !c.Call.IsInvoke() {
+		if f := funcValue(c.Call.Value); f != nil {
+			return unwrap(a.prog, f)
+		}
+	}
+	return nil
+}
+
+// receives reports whether fn handles messages: it has a message parameter,
+// receives from a channel of messages, or calls a fetch API.
+func (a *pkgAnalysis) receives(fn *ssa.Function) bool {
+	for _, p := range fn.Params {
+		if a.cat.Message(p.Type()) != nil {
+			return true
+		}
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch in := instr.(type) {
+			case *ssa.UnOp:
+				if in.Op == token.ARROW && a.cat.Message(in.X.Type()) != nil {
+					return true
+				}
+			case *ssa.Select:
+				for _, st := range in.States {
+					if st.Dir == types.RecvOnly && a.cat.Message(st.Chan.Type()) != nil {
+						return true
+					}
+				}
+			case ssa.CallInstruction:
+				if a.cat.Has(callee(in.Common()), knowledge.Fetch) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// messageArg reports whether a call is given a broker message (or a
+// pointer to one) as an argument.
+func (a *pkgAnalysis) messageArg(ci ssa.CallInstruction) bool {
+	for _, v := range ci.Common().Args {
+		if a.cat.Message(peel(v).Type()) != nil {
+			return true
+		}
+	}
+	return false
+}
