@@ -2,12 +2,11 @@ package analyzer
 
 import (
 	_ "embed"
-	"flag"
-	"fmt"
 	"github.com/idemkit/idem/analyzer/knowledge"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"path/filepath"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -17,98 +16,48 @@ import (
 //go:embed doc.go
 var doc string
 
-// Analyzer is the idemlint analyzer. See the package documentation.
-var Analyzer = &analysis.Analyzer{
-	Name:      "idemlint",
-	Doc:       mustExtractDoc(doc, "idemlint"),
-	URL:       "https://pkg.go.dev/github.com/idemkit/idem/analyzer",
-	Flags:     flags(),
-	Run:       run,
-	FactTypes: []analysis.Fact{new(effectsFact), new(dedupFact), new(guardedFact), new(annotatedFact), new(freshFact), new(pkgFact)},
-	// SSA is built by run itself, and only for packages that pass the
-	// import pre-filter: requiring buildssa would build it (and run
-	// ctrlflow, which has facts) for every package of the program.
-}
+// Analyzer is the idemlint analyzer, configured by its flags. See the
+// package documentation.
+var Analyzer = newAnalyzer(defaultSettings)
 
-// Flag values. They are set before any package is analysed and only read
-// afterwards.
-var (
-	flagEffects string
-	flagDedup   string
-	flagAcks    string
-	flagPublish bool
-	flagStrict  bool
-	flagIface   = "annotated"
-)
+var defaultSettings = newSettings(Config{})
 
-func flags() flag.FlagSet {
-	var fs flag.FlagSet
-	fs.StringVar(&flagEffects, "effects", "", "comma-separated functions or methods that are non-idempotent effects, e.g. `(*example.com/repo.Repo).Save,example.com/sms.Send`")
-	fs.StringVar(&flagDedup, "dedup", "", "comma-separated functions or methods that are dedup checks (a bool result: true means fresh; suffix =dup when true means duplicate)")
-	fs.StringVar(&flagAcks, "acks", "", "comma-separated functions or methods that acknowledge a message")
-	fs.BoolVar(&flagPublish, "publish", false, "treat publishing to a broker as an effect")
-	fs.BoolVar(&flagStrict, "strict", false, "also report check-then-act dedup (a lookup followed by a write, IDEM005)")
-	fs.StringVar(&flagIface, "iface", flagIface, "policy for calls through interfaces outside the catalog: annotated (only //idem:effect and -effects) or verbs (also methods named like writes: Create, Insert, Add, Incr, Send, Charge …; not Save or Put, which usually overwrite)")
-	fs.Bool("vetx-report", false, "internal, set by the standalone driver of cmd/idemlint: also report findings in packages go vet analyses only for facts (VetxOnly)")
-	return fs
-}
+// FlagConfig returns the settings Analyzer's flags hold now: what a driver
+// that parsed them passes to CheckProgram.
+func FlagConfig() Config { return defaultSettings.Config() }
 
-// config is the parsed flags of one run.
-type config struct {
-	effects map[string]bool
-	dedup   map[string]impl // true side
-	acks    map[string]bool
-	publish bool
-	strict  bool
-	verbs   bool
-}
+// New returns an idemlint analyzer whose flags start at c's settings: each
+// analyzer has its own (the golangci-lint plugin makes one per linter
+// configuration).
+func New(c Config) *analysis.Analyzer { return newAnalyzer(newSettings(c)) }
 
-func parseList(s string) []string {
-	var out []string
-	for _, f := range strings.Split(s, ",") {
-		if f = strings.TrimSpace(f); f != "" {
-			out = append(out, f)
-		}
+func newAnalyzer(st *settings) *analysis.Analyzer {
+	return &analysis.Analyzer{
+		Name:      "idemlint",
+		Doc:       mustExtractDoc(doc, "idemlint"),
+		URL:       "https://pkg.go.dev/github.com/idemkit/idem/analyzer",
+		Flags:     st.flags(),
+		Run:       func(pass *analysis.Pass) (any, error) { return run(pass, st) },
+		FactTypes: []analysis.Fact{new(effectsFact), new(dedupFact), new(guardedFact), new(annotatedFact), new(freshFact), new(pkgFact)},
+		// SSA is built by run itself, and only for packages that pass the
+		// import pre-filter: requiring buildssa would build it (and run
+		// ctrlflow, which has facts) for every package of the program.
 	}
-	return out
 }
 
-func newConfig() *config {
-	c := &config{effects: map[string]bool{}, dedup: map[string]impl{}, acks: map[string]bool{},
-		publish: flagPublish, strict: flagStrict, verbs: flagIface == "verbs"}
-	for _, n := range parseList(flagEffects) {
-		c.effects[n] = true
+func run(pass *analysis.Pass, st *settings) (any, error) {
+	dir := ""
+	if len(pass.Files) > 0 {
+		dir = filepath.Dir(pass.Fset.File(pass.Files[0].Pos()).Name())
 	}
-	for _, n := range parseList(flagDedup) {
-		t := implFresh
-		if name, ok := strings.CutSuffix(n, "=dup"); ok {
-			n, t = name, implDup
-		}
-		c.dedup[n] = t
-	}
-	for _, n := range parseList(flagAcks) {
-		c.acks[n] = true
-	}
-	return c
-}
-
-// checkFlags validates the flags of a run.
-func checkFlags() error {
-	if flagIface != "annotated" && flagIface != "verbs" {
-		return fmt.Errorf("-iface: want annotated or verbs, not %q", flagIface)
-	}
-	return nil
-}
-
-func run(pass *analysis.Pass) (any, error) {
-	if err := checkFlags(); err != nil {
+	cfg, err := st.config(dir)
+	if err != nil {
 		return nil, err
 	}
-	cfg := newConfig()
-	cat := knowledge.Default()
+	cat := cfg.cat
 	// The catalogued packages themselves (and their stubs) are described by
 	// the catalog, not analysed.
-	if cat.Known(knowledge.NormPath(pass.Pkg.Path())) {
+	if cat.Described(pass.Pkg.Path()) {
 		return nil, nil
 	}
 	dirs := scanDirectives(pass)
@@ -128,7 +77,7 @@ func relevant(pass *analysis.Pass, cat *knowledge.Catalog, cfg *config, dirs *di
 	if dirs.any {
 		return true
 	}
-	flagged := len(cfg.effects)+len(cfg.dedup)+len(cfg.acks) > 0
+	flagged := cfg.extra
 	imports := false
 	for _, imp := range pass.Pkg.Imports() {
 		p := knowledge.NormPath(imp.Path())
@@ -163,11 +112,12 @@ func relevant(pass *analysis.Pass, cat *knowledge.Catalog, cfg *config, dirs *di
 			}
 		}
 		if fn, ok := obj.(*types.Func); ok {
-			if flagged && (cfg.effects[fn.FullName()] || cfg.acks[fn.FullName()]) {
-				return true
-			}
-			if _, ok := cfg.dedup[fn.FullName()]; ok {
-				return true
+			if flagged {
+				for _, r := range cat.Lookup(fn) {
+					if primaryRole(r.Role) {
+						return true
+					}
+				}
 			}
 			if pass.ImportObjectFact(fn.Origin(), new(effectsFact)) ||
 				pass.ImportObjectFact(fn.Origin(), new(dedupFact)) ||

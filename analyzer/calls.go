@@ -31,23 +31,6 @@ func (a *pkgAnalysis) visitCall(s *summary, ci ssa.CallInstruction) {
 				a.visitRule(s, ci, r, recv, args, guardedArgs)
 			}
 		}
-		full := fn.Origin().FullName()
-		if a.cfg.effects[full] {
-			handled = true
-			a.addEffect(s, ci, shortFunc(fn), knowledge.Custom, recv)
-		}
-		if a.cfg.acks[full] {
-			handled = true
-			s.acks = append(s.acks, ci)
-		}
-		if t, ok := a.cfg.dedup[full]; ok {
-			handled = true
-			f := annotatedDedup(fn, "")
-			if f.Kind == vBool && t == implDup {
-				f.T, f.F = implDup, implFresh
-			}
-			a.addFuncCheck(s, ci, fn, f, args)
-		}
 	}
 	if !handled {
 		a.noteUniqueTest(s, ci, fn, args)
@@ -221,7 +204,10 @@ func (a *pkgAnalysis) visitStatic(s *summary, ci ssa.CallInstruction, f *ssa.Fun
 func (a *pkgAnalysis) visitLocal(s *summary, ci ssa.CallInstruction, f *ssa.Function, fn *types.Func, args []ssa.Value, guarded map[int]bool, via string) bool {
 	if fn != nil {
 		if kind := a.dirs.funcs[fn]; strings.HasPrefix(kind, "effect") {
-			a.addEffect(s, ci, shortFunc(fn), knowledge.Custom, nil)
+			o := a.addEffect(s, ci, shortFunc(fn), knowledge.Custom, nil)
+			if fn.Pkg() != nil && s.fn.Pkg != nil && fn.Pkg() != s.fn.Pkg.Pkg {
+				o.inner, o.innerMsg = fn.Pos(), "marked //idem:effect"
+			}
 			return true
 		} else if strings.HasPrefix(kind, "dedup") {
 			a.addFuncCheck(s, ci, fn, annotatedDedup(fn, kind), args)
@@ -607,6 +593,21 @@ func (a *pkgAnalysis) visitRule(s *summary, ci ssa.CallInstruction, r bound, rec
 		}
 	case knowledge.RedisMark:
 		s.redisMarks++
+	case knowledge.Dedup:
+		fn := callee(ci.Common())
+		f := annotatedDedup(fn, "")
+		if f.Kind == vBool {
+			switch r.Fresh {
+			case "duplicate":
+				f.T, f.F = implDup, implFresh
+			case "fresh":
+				f.T, f.F = implFresh, implDup
+			}
+		}
+		if r.key >= 0 {
+			f.KeyParam = r.key
+		}
+		a.addFuncCheck(s, ci, fn, f, args)
 	case knowledge.Wait:
 		s.waits[ci] = true
 	case knowledge.UniqueTest:
@@ -680,7 +681,11 @@ func (a *pkgAnalysis) effectRule(s *summary, ci ssa.CallInstruction, r bound, re
 	call, _ := ci.(*ssa.Call)
 	switch r.Mode {
 	case knowledge.Always:
-		o := a.addEffect(s, ci, describeCall(cc), r.Kind, recv)
+		desc := describeCall(cc)
+		if r.Kind == knowledge.Custom {
+			desc = shortFunc(callee(cc)) // a team's own function, named as declared
+		}
+		o := a.addEffect(s, ci, desc, r.Kind, recv)
 		if r.Kind == knowledge.Mongo && strings.HasPrefix(r.Func(), "Insert") {
 			o.insert, o.errVal = true, errResult(call) // a duplicate key error tells a repeat
 		}

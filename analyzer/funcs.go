@@ -897,9 +897,6 @@ func (a *pkgAnalysis) failingCall(v ssa.Value, depth int) bool {
 				}
 			}
 		}
-		if a.cfg.acks[fn.FullName()] {
-			return false
-		}
 		return true
 	}
 	return false

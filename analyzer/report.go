@@ -28,7 +28,7 @@ var codes = []struct{ code, title string }{
 // report emits a diagnostic unless an //idem:ignore for its code is on its
 // line or the line above. Messages end with the code, like staticcheck's.
 func (a *pkgAnalysis) report(pos token.Pos, code string, related token.Pos, relatedMsg string, format string, args ...any) {
-	if !pos.IsValid() {
+	if !pos.IsValid() || !a.cfg.report(code) {
 		return
 	}
 	key := fmt.Sprint(pos, code)

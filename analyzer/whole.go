@@ -1,9 +1,12 @@
 package analyzer
 
 import (
+	"errors"
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"path/filepath"
 	"sort"
 
 	"golang.org/x/tools/go/analysis"
@@ -28,16 +31,23 @@ import (
 // dispatched to through a func value or an interface (a handler registered
 // with the service's own helper) is a handler. It returns the findings
 // sorted by position; packages with type errors are skipped.
-func CheckProgram(pkgs []*packages.Package) ([]analysis.Diagnostic, error) {
+func CheckProgram(pkgs []*packages.Package, c Config) ([]analysis.Diagnostic, error) {
 	if len(pkgs) == 0 {
 		return nil, nil
 	}
-	if err := checkFlags(); err != nil {
+	dir := pkgs[0].Dir
+	if dir == "" && len(pkgs[0].GoFiles) > 0 {
+		dir = filepath.Dir(pkgs[0].GoFiles[0])
+	}
+	cfg, err := newSettings(c).config(dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := verifyRules(cfg, pkgs); err != nil {
 		return nil, err
 	}
 	fset := pkgs[0].Fset
-	cat := knowledge.Default()
-	cfg := newConfig()
+	cat := cfg.cat
 	prog, spkgs := ssautil.Packages(pkgs, ssaMode)
 	prog.SetNoReturn(cat.NoReturn)
 	prog.Build()
@@ -48,7 +58,7 @@ func CheckProgram(pkgs []*packages.Package) ([]analysis.Diagnostic, error) {
 	a.pkgs = map[*ssa.Package]bool{}
 	for i, p := range pkgs {
 		sp := spkgs[i]
-		if sp == nil || p.IllTyped || cat.Known(p.PkgPath) {
+		if sp == nil || p.IllTyped || cat.Described(p.PkgPath) {
 			continue // type errors: reported by the driver; catalogued: described, not analysed
 		}
 		a.pkgs[sp] = true
@@ -72,6 +82,58 @@ func CheckProgram(pkgs []*packages.Package) ([]analysis.Diagnostic, error) {
 		return out[i].Category < out[j].Category
 	})
 	return out, nil
+}
+
+// verifyRules checks that every function a team named (flags, rules file)
+// exists in the program, with the parameters the rules name: a name that
+// resolves to nothing is a typo, and would silently check nothing.
+func verifyRules(cfg *config, pkgs []*packages.Package) error {
+	user := cfg.userRules()
+	if len(user) == 0 {
+		return nil
+	}
+	byPath := map[string]*types.Package{}
+	var visit func(p *types.Package)
+	visit = func(p *types.Package) {
+		path := knowledge.NormPath(p.Path())
+		if byPath[path] != nil {
+			return
+		}
+		byPath[path] = p
+		for _, imp := range p.Imports() {
+			visit(imp)
+		}
+	}
+	for _, p := range pkgs {
+		if p.Types != nil {
+			visit(p.Types)
+		}
+	}
+	var errs []error
+	for _, r := range user {
+		pkg := byPath[r.Package()]
+		if pkg == nil && r.WholePackage() && r.Role == knowledge.Telemetry {
+			continue // a subpackage tree (example.com/obs/...) may be partly used
+		}
+		if pkg == nil {
+			errs = append(errs, fmt.Errorf("%s: %s: package %s is not part of the program", r.Pos, r.Name, r.Package()))
+			continue
+		}
+		if r.WholePackage() {
+			continue
+		}
+		fn := r.Resolve(pkg)
+		if fn == nil {
+			errs = append(errs, fmt.Errorf("%s: %s: no such function or method in %s", r.Pos, r.Name, r.Package()))
+			continue
+		}
+		for _, spec := range []string{r.Arg, r.Key} {
+			if spec != "" && knowledge.Param(fn, spec) < 0 {
+				errs = append(errs, fmt.Errorf("%s: %s has no parameter %q", r.Pos, fn.FullName(), spec))
+			}
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // packageFuncs returns the functions of an SSA package built from files:

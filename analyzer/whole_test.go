@@ -56,7 +56,7 @@ func checkWhole(t *testing.T, patterns ...string) {
 			prog = append(prog, p)
 		}
 	})
-	diags, err := analyzer.CheckProgram(prog)
+	diags, err := analyzer.CheckProgram(prog, analyzer.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,6 +24,7 @@ type Catalog struct {
 	orms        map[string]*ORM
 	mongo       MongoOps
 	paths       map[string]bool // import paths with rules of their own (not whole-package ones)
+	described   map[string]bool // import paths of the base data's rules and messages
 	names       map[string]bool // function, method and type names with rules
 	all         []*Rule
 	base        Base
@@ -76,14 +77,16 @@ func New(b Base, extra ...Rule) (*Catalog, error) {
 	c := &Catalog{
 		rules: map[string][]*Rule{}, pkgRules: map[string][]*Rule{}, messages: map[string]*Message{},
 		types: map[string]TypeRole{}, sentinels: map[string]string{}, perDelivery: map[string]bool{},
-		unique: map[string]bool{}, orms: map[string]*ORM{}, paths: map[string]bool{}, names: map[string]bool{},
+		unique: map[string]bool{}, orms: map[string]*ORM{}, paths: map[string]bool{}, names: map[string]bool{}, described: map[string]bool{},
 		mongo: b.Mongo, base: b, extra: extra,
 	}
 	var errs []error
-	for _, r := range append(append([]Rule(nil), b.Rules...), extra...) {
+	for i, r := range append(append([]Rule(nil), b.Rules...), extra...) {
 		for _, name := range expand(r.Name) {
 			if err := c.add(r, name); err != nil {
 				errs = append(errs, err)
+			} else if i < len(b.Rules) && !c.all[len(c.all)-1].WholePackage() {
+				c.described[c.all[len(c.all)-1].pkg] = true
 			}
 		}
 	}
@@ -95,6 +98,9 @@ func New(b Base, extra ...Rule) (*Catalog, error) {
 			if i := strings.LastIndex(t, "."); i > 0 {
 				c.paths[t[:i]] = true
 				c.names[t[i+1:]] = true
+				if m.Client != "rules" {
+					c.described[t[:i]] = true
+				}
 			}
 		}
 	}
@@ -122,12 +128,15 @@ func New(b Base, extra ...Rule) (*Catalog, error) {
 	return c, errors.Join(errs...)
 }
 
-// With returns a catalog of c's data and extra rules.
-func (c *Catalog) With(extra []Rule) (*Catalog, error) {
-	if len(extra) == 0 {
+// With returns a catalog of c's data, extra rules and extra message types
+// (a rules file's, flags').
+func (c *Catalog) With(extra []Rule, messages []Message) (*Catalog, error) {
+	if len(extra) == 0 && len(messages) == 0 {
 		return c, nil
 	}
-	return New(c.base, append(append([]Rule(nil), c.extra...), extra...)...)
+	b := c.base
+	b.Messages = append(append([]Message(nil), b.Messages...), messages...)
+	return New(b, append(append([]Rule(nil), c.extra...), extra...)...)
 }
 
 func (c *Catalog) add(r Rule, name string) error {
@@ -254,6 +263,11 @@ func (r *Rule) KeyIndex(fn *types.Func) int { return max(Param(fn, r.Key), -1) }
 // whole-package ones) or message types in the package at path.
 func (c *Catalog) Known(path string) bool { return c.paths[NormPath(path)] }
 
+// Described reports whether the package at path is a client library the
+// catalog's own data describes (not a package a rules file names): its
+// code is not analysed.
+func (c *Catalog) Described(path string) bool { return c.described[NormPath(path)] }
+
 // KnownName reports whether a function, method or type of that name has a
 // rule or is a message.
 func (c *Catalog) KnownName(name string) bool { return c.names[name] }
@@ -336,6 +350,44 @@ func (c *Catalog) UniqueString(s string) bool { return c.unique[strconv.Quote(s)
 
 // UniqueInt reports whether n is the error number of a unique violation.
 func (c *Catalog) UniqueInt(n int64) bool { return c.unique[strconv.FormatInt(n, 10)] }
+
+// Resolve returns the function or method r names in pkg (r.Package()'s
+// types), nil if pkg has none of that name; for a whole-package rule, nil.
+func (r *Rule) Resolve(pkg *types.Package) *types.Func {
+	if r.WholePackage() || pkg == nil {
+		return nil
+	}
+	scope := pkg.Scope()
+	if r.recv == "" {
+		fn, _ := scope.Lookup(r.name).(*types.Func)
+		return fn
+	}
+	var named []*types.TypeName
+	if r.recv == "*" {
+		for _, n := range scope.Names() {
+			if tn, ok := scope.Lookup(n).(*types.TypeName); ok {
+				named = append(named, tn)
+			}
+		}
+	} else if tn, ok := scope.Lookup(r.recv).(*types.TypeName); ok {
+		named = append(named, tn)
+	}
+	for _, tn := range named {
+		for _, t := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
+			if types.IsInterface(tn.Type()) && t != tn.Type() {
+				continue
+			}
+			for _, p := range []*types.Package{pkg, nil} {
+				if sel := types.NewMethodSet(t).Lookup(p, r.name); sel != nil {
+					if fn, ok := sel.Obj().(*types.Func); ok {
+						return fn
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
 
 // ORM returns the ORM whose builder package is pkg, nil if none.
 func (c *Catalog) ORM(pkg string) *ORM { return c.orms[NormPath(pkg)] }

@@ -292,6 +292,19 @@ func parseName(s string) (pkg, recv, name string, sub bool, err error) {
 	return s[:dot], "", s[dot+1:], false, nil
 }
 
+// CheckName reports what is wrong with a qualified name, nil if nothing: a
+// function, a method, or (when packages is true) a whole package.
+func CheckName(name string, packages bool) error {
+	_, _, fn, _, err := parseName(name)
+	if err != nil {
+		return err
+	}
+	if fn == "..." && !packages {
+		return fmt.Errorf("%q: want pkg.Func or (pkg.Type).Method, not a package", name)
+	}
+	return nil
+}
+
 func ident(s string) bool {
 	if s == "" {
 		return false

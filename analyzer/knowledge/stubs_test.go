@@ -69,7 +69,7 @@ func TestCatalogAgainstStubs(t *testing.T) {
 			continue
 		}
 		checked++
-		fn := ruleFunc(pkg, r)
+		fn := r.Resolve(pkg)
 		if fn == nil {
 			t.Errorf("rule %s (%s): not in the stub", r.Name, r.Role)
 			continue
@@ -102,38 +102,4 @@ func TestCatalogAgainstStubs(t *testing.T) {
 func std(p string) bool {
 	first, _, _ := strings.Cut(p, "/")
 	return !strings.Contains(first, ".")
-}
-
-// ruleFunc returns the function or method a rule names in pkg, nil if none.
-func ruleFunc(pkg *types.Package, r *Rule) *types.Func {
-	scope := pkg.Scope()
-	if r.Recv() == "" {
-		fn, _ := scope.Lookup(r.Func()).(*types.Func)
-		return fn
-	}
-	var named []*types.TypeName
-	if r.Recv() == "*" {
-		for _, n := range scope.Names() {
-			if tn, ok := scope.Lookup(n).(*types.TypeName); ok {
-				named = append(named, tn)
-			}
-		}
-	} else if tn, ok := scope.Lookup(r.Recv()).(*types.TypeName); ok {
-		named = append(named, tn)
-	}
-	for _, tn := range named {
-		for _, t := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
-			if types.IsInterface(tn.Type()) && t != tn.Type() {
-				continue
-			}
-			for _, p := range []*types.Package{pkg, nil} {
-				if sel := types.NewMethodSet(t).Lookup(p, r.Func()); sel != nil {
-					if fn, ok := sel.Obj().(*types.Func); ok {
-						return fn
-					}
-				}
-			}
-		}
-	}
-	return nil
 }
