@@ -85,6 +85,7 @@ func funcValue(v ssa.Value) *ssa.Function {
 // addEffect records a direct effect.
 func (a *pkgAnalysis) addEffect(s *summary, ci ssa.CallInstruction, desc string, kind knowledge.Kind, recv ssa.Value) *occ {
 	o := &occ{instr: ci, pos: ci.Pos(), desc: desc, kind: kind, recv: recv, direct: true, inner: ci.Pos(), param: -1}
+	o.pooled = recv != nil && a.pool(txRoot(recv))
 	o.innerFact = toFactEffect(a.fset, ci.Pos(), desc, kind)
 	s.addOcc(o)
 	return o
@@ -93,7 +94,7 @@ func (a *pkgAnalysis) addEffect(s *summary, ci ssa.CallInstruction, desc string,
 // addVia records an effect that happens inside a function called (or a
 // closure created) at ci.
 func (a *pkgAnalysis) addVia(s *summary, ci ssa.CallInstruction, via string, inner *occ, args []ssa.Value) {
-	o := &occ{instr: ci, pos: ci.Pos(), kind: inner.kind, inner: inner.inner, innerMsg: inner.innerMsg, innerFact: inner.innerFact, param: -1}
+	o := &occ{instr: ci, pos: ci.Pos(), kind: inner.kind, inner: inner.inner, innerMsg: inner.innerMsg, innerFact: inner.innerFact, param: -1, pooled: inner.pooled}
 	o.desc = via + " → " + inner.desc
 	if p := inner.innerFact.QueryParam; p >= 0 {
 		if !a.resolveParam(o, arg(args, p)) {
@@ -231,6 +232,9 @@ func (a *pkgAnalysis) visitLocal(s *summary, ci ssa.CallInstruction, f *ssa.Func
 	}
 	if cs.dedup != nil {
 		a.addFuncCheck(s, ci, fn, cs.dedup, args)
+		if ci.Common().IsInvoke() {
+			s.checks[len(s.checks)-1].desc = via // the interface method, and its implementation
+		}
 		did = true
 	}
 	for i := range cs.guarded {
@@ -329,7 +333,7 @@ func (a *pkgAnalysis) importedFacts(s *summary, ci ssa.CallInstruction, fn *type
 	var ef effectsFact
 	if a.importFact(obj, &ef) && !ef.Root {
 		for _, e := range ef.Effects {
-			o := &occ{instr: ci, pos: ci.Pos(), kind: e.Kind, inner: a.posFor(e), innerFact: e, param: -1}
+			o := &occ{instr: ci, pos: ci.Pos(), kind: e.Kind, inner: a.posFor(e), innerFact: e, param: -1, pooled: e.Pooled}
 			if !o.inner.IsValid() {
 				// vet mode: the dependency's file is known only through its
 				// export data; point at the function, name the line.
@@ -657,7 +661,7 @@ func (a *pkgAnalysis) addFuncCheck(s *summary, ci ssa.CallInstruction, fn *types
 	if fn != nil {
 		name = shortFunc(fn)
 	}
-	c := &check{call: ci, pos: ci.Pos(), desc: name, kind: ckFunc, store: f.Store}
+	c := &check{call: ci, pos: ci.Pos(), desc: name, kind: ckFunc, store: f.Store, pooled: f.Pooled}
 	c.recv, _ = splitArgs(ci.Common())
 	if f.KeyParam >= 0 {
 		c.key = arg(args, f.KeyParam)
@@ -775,6 +779,7 @@ func (a *pkgAnalysis) sqlStatement(s *summary, ci ssa.CallInstruction, r bound, 
 	}
 	if cls.Dedup != dedupNone {
 		c := &check{call: ci, pos: ci.Pos(), desc: desc, kind: ckSQL, recv: recv, store: knowledge.SQL, key: keyArgs, table: cls.Table}
+		c.pooled = recv != nil && a.pool(txRoot(recv))
 		s.checks = append(s.checks, c)
 		a.rowsValues(s, c, call, vInt, implFresh, implDup, cls.Returning)
 	}

@@ -25,9 +25,10 @@ type factEffect struct {
 	Kind        knowledge.Kind
 	File        string
 	Line, Col   int
-	QueryParam  int // >= 0: SQL text comes from this parameter; the caller's constant decides
-	ErrResult   int // >= 0: a plain INSERT whose error is returned as this result (a unique-violation check for callers)
-	HeaderParam int // >= 0: an HTTP call whose Idempotency-Key is this parameter (sent when not empty); the caller's argument decides
+	QueryParam  int  // >= 0: SQL text comes from this parameter; the caller's constant decides
+	ErrResult   int  // >= 0: a plain INSERT whose error is returned as this result (a unique-violation check for callers)
+	HeaderParam int  // >= 0: an HTTP call whose Idempotency-Key is this parameter (sent when not empty); the caller's argument decides
+	Pooled      bool // the effect runs on a pool: it commits on its own
 }
 
 func (*effectsFact) AFact() {}
@@ -88,6 +89,7 @@ type dedupFact struct {
 	Sentinel string         // vErr: the sentinel error's qualified name, if any
 	KeyParam int            // the parameter the key comes from, -1 if unknown
 	Store    knowledge.Kind // where the dedup record is written (knowledge.SQL, knowledge.Redis), 0 if unknown
+	Pooled   bool           // the record is written on a pool: it commits on its own
 }
 
 func (*dedupFact) AFact() {}

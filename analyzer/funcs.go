@@ -35,15 +35,18 @@ type pkgAnalysis struct {
 	// those handed to a registration API; both are handlers.
 	dispatched map[*ssa.Function]bool
 	registered map[*ssa.Function]bool
-	funcs      []*ssa.Function
-	sums       map[*ssa.Function]*summary
-	globals    map[*ssa.Global][]ssa.Value
-	uses       map[*ssa.Function]*funcUses
-	files      map[string]*token.File
-	seen       map[string]bool // reported diagnostics: pos + code
-	impls      map[*types.Func][]implEffect
-	fields     map[string][]ssa.Value
-	fresh      map[*types.Func]string // freshFunc's answers
+	// resultAck: handlers whose dispatcher acks the message by one of
+	// their results (true, or a nil error).
+	resultAck map[*ssa.Function]resultAck
+	funcs     []*ssa.Function
+	sums      map[*ssa.Function]*summary
+	globals   map[*ssa.Global][]ssa.Value
+	uses      map[*ssa.Function]*funcUses
+	files     map[string]*token.File
+	seen      map[string]bool // reported diagnostics: pos + code
+	impls     map[*types.Func][]implEffect
+	fields    map[string][]ssa.Value
+	fresh     map[*types.Func]string // freshFunc's answers
 }
 
 // local reports whether p's functions are analysed here (their summaries
@@ -80,7 +83,8 @@ func newPkgAnalysis(pass *analysis.Pass, cat *knowledge.Catalog, cfg *config, di
 func newAnalysis(fset *token.FileSet, cat *knowledge.Catalog, cfg *config, dirs *directives) *pkgAnalysis {
 	return &pkgAnalysis{fset: fset, cat: cat, cfg: cfg, dirs: dirs,
 		sums: map[*ssa.Function]*summary{}, uses: map[*ssa.Function]*funcUses{}, seen: map[string]bool{},
-		fresh: map[*types.Func]string{}, dispatched: map[*ssa.Function]bool{}, registered: map[*ssa.Function]bool{}}
+		fresh: map[*types.Func]string{}, dispatched: map[*ssa.Function]bool{}, registered: map[*ssa.Function]bool{},
+		resultAck: map[*ssa.Function]resultAck{}}
 }
 
 // build creates the package's SSA (as buildssa does, without ctrlflow: a
@@ -391,6 +395,7 @@ type occ struct {
 	guardedBy *check
 	covered   *check // an IDEM004 check before it
 	fromCheck *check // a unique insert turned into a check
+	pooled    bool   // the effect runs on a pool: it commits on its own
 }
 
 // check is a dedup check in a function.
@@ -406,6 +411,7 @@ type check struct {
 	decided   bool
 	invalid   string // why it guards nothing: "lock", "no mark", or a fresh key
 	decisions []*decision
+	pooled    bool // the record is written on a pool: it commits on its own
 }
 
 type checkKind uint8
@@ -1230,12 +1236,16 @@ func (a *pkgAnalysis) inferDedup(s *summary) {
 	if s.dedup == nil {
 		return
 	}
-	// The store the record is written to, when every check agrees.
+	// The store the record is written to, when every check agrees, and
+	// whether it is written on a pool (committed on its own).
 	for i, c := range s.checks {
 		if i == 0 {
-			s.dedup.Store = c.store
-		} else if c.store != s.dedup.Store {
-			s.dedup.Store = 0
+			s.dedup.Store, s.dedup.Pooled = c.store, c.pooled
+		} else {
+			if c.store != s.dedup.Store {
+				s.dedup.Store = 0
+			}
+			s.dedup.Pooled = s.dedup.Pooled && c.pooled
 		}
 	}
 }
@@ -1411,6 +1421,7 @@ func (a *pkgAnalysis) exportFacts() {
 			for _, o := range s.unguarded {
 				e := o.innerFact
 				e.Desc = o.desc // the chain of calls down to the effect
+				e.Pooled = o.pooled
 				e.ErrResult = -1
 				if o.insert && o.errVal != nil {
 					e.ErrResult = returnedAs(fn, o.errVal)

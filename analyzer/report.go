@@ -248,6 +248,11 @@ func (a *pkgAnalysis) checkHelperTx(o *occ, c *check, name string) {
 	if !ok || o.kind != knowledge.SQL || c.call == nil {
 		return
 	}
+	// Both written on pools, however deep: two transactions.
+	if o.pooled && c.pooled {
+		a.reportTx(o, c, name)
+		return
+	}
 	to, tc := a.callTx(oc.Common()), a.callTx(c.call.Common())
 	// An effect sent straight to a pool (db.ExecContext) commits alone:
 	// wherever the record is written, it is another transaction.
@@ -605,13 +610,28 @@ func (a *pkgAnalysis) checkFailureAcks(s *summary, name string) {
 			}
 		}
 	}
-	if !s.param || !a.returnAcked(s.fn) {
+	if !s.param {
+		return
+	}
+	ra, byResult := a.resultAck[s.fn]
+	if !byResult && !a.returnAcked(s.fn) {
 		return
 	}
 	res := s.fn.Signature.Results()
 	for _, b := range s.fn.Blocks {
 		r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
 		if !ok || !r.Pos().IsValid() {
+			continue
+		}
+		if byResult {
+			// The dispatcher acks on this result's value: a return of that
+			// value after a failure loses the message.
+			if !ra.acks(r.Results[ra.index]) {
+				continue
+			}
+			if f := s.failureBefore(b); f != nil {
+				a.report(r.Pos(), "IDEM003", f.blk.Instrs[len(f.blk.Instrs)-1].Pos(), "the failure", "handler %s returns %s when %s fails, and its dispatcher acks on that: the message is lost", name, ra, f.what)
+			}
 			continue
 		}
 		if !isNilConst(r.Results[res.Len()-1]) {

@@ -314,11 +314,124 @@ func (a *pkgAnalysis) findHandlers() {
 						}
 						a.dispatched[f] = true
 						changed = true
+						if ra, ok := a.ackPolarity(fn, ci); ok {
+							a.resultAck[f] = ra
+						}
 					}
 				}
 			}
 		}
 	}
+}
+
+// resultAck says which result of a handler makes its dispatcher ack the
+// message: result index, a bool (true or false acks) or an error (nil
+// acks).
+type resultAck struct {
+	index int
+	isErr bool
+	value bool // for a bool: the value that acks
+}
+
+// acks reports whether v, returned as the result, makes the dispatcher ack.
+func (r resultAck) acks(v ssa.Value) bool {
+	if r.isErr {
+		return isNilConst(v)
+	}
+	b, ok := constBool(v)
+	return ok && b == r.value
+}
+
+func (r resultAck) String() string {
+	switch {
+	case r.isErr:
+		return "nil"
+	case r.value:
+		return "true"
+	}
+	return "false"
+}
+
+// ackPolarity finds how fn, a dispatcher, acks by the result of its call
+// ci to a handler: an If on the result (a bool, or an error against nil)
+// one of whose sides dominates an ack and the other none.
+func (a *pkgAnalysis) ackPolarity(fn *ssa.Function, ci ssa.CallInstruction) (resultAck, bool) {
+	call, ok := ci.(*ssa.Call)
+	if !ok {
+		return resultAck{}, false
+	}
+	var acks []*ssa.BasicBlock
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if c, ok := instr.(ssa.CallInstruction); ok && a.cat.Has(callee(c.Common()), knowledge.Ack) {
+				acks = append(acks, b)
+			}
+		}
+	}
+	if len(acks) == 0 {
+		return resultAck{}, false
+	}
+	dominatesAck := func(b *ssa.BasicBlock) bool {
+		for _, ab := range acks {
+			if b.Dominates(ab) {
+				return true
+			}
+		}
+		return false
+	}
+	res := call.Call.Signature().Results()
+	for i := 0; i < res.Len(); i++ {
+		t := res.At(i).Type()
+		isBool := false
+		if b, ok := t.Underlying().(*types.Basic); ok && b.Kind() == types.Bool {
+			isBool = true
+		}
+		if !isBool && !isError(t) {
+			continue
+		}
+		v := result(call, i)
+		if v == nil {
+			continue
+		}
+		for _, b := range fn.Blocks {
+			ifi, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+			if !ok {
+				continue
+			}
+			// condTrue is the value of v for which the If's condition holds
+			// (for an error, true stands for nil).
+			condTrue, ok := false, false
+			switch c := ifi.Cond.(type) {
+			case *ssa.UnOp:
+				condTrue, ok = false, isBool && c.Op == token.NOT && c.X == v
+			case *ssa.BinOp:
+				if !isBool && (c.X == v && isNilConst(c.Y) || c.Y == v && isNilConst(c.X)) {
+					condTrue, ok = c.Op == token.EQL, c.Op == token.EQL || c.Op == token.NEQ
+				}
+			default:
+				condTrue, ok = true, isBool && ifi.Cond == v
+			}
+			if !ok {
+				continue
+			}
+			var ackValue bool
+			switch {
+			case dominatesAck(b.Succs[0]) && !dominatesAck(b.Succs[1]):
+				ackValue = condTrue
+			case dominatesAck(b.Succs[1]) && !dominatesAck(b.Succs[0]):
+				ackValue = !condTrue
+			default:
+				continue
+			}
+			if isBool {
+				return resultAck{index: i, value: ackValue}, true
+			}
+			if ackValue { // acked on a nil error
+				return resultAck{index: i, isErr: true}, true
+			}
+		}
+	}
+	return resultAck{}, false
 }
 
 // handlerValue returns the function a registered handler value is: a

@@ -1,0 +1,40 @@
+// Package pg implements the repositories on PostgreSQL.
+package pg
+
+import (
+	"context"
+	"database/sql"
+)
+
+// Store is the PostgreSQL store.
+type Store struct{ db *sql.DB }
+
+// New returns a store on db.
+func New(db *sql.DB) *Store { return &Store{db: db} }
+
+func (s *Store) Add(ctx context.Context, user string, n int) error {
+	_, err := s.db.ExecContext(ctx, `UPDATE points SET n = n + $1 WHERE user_id = $2`, n, user)
+	return err
+}
+
+func (s *Store) Set(ctx context.Context, user string, n int) error {
+	_, err := s.db.ExecContext(ctx, `UPDATE points SET n = $1 WHERE user_id = $2`, n, user)
+	return err
+}
+
+func (s *Store) MarkSeen(ctx context.Context, id string) (bool, error) {
+	res, err := s.db.ExecContext(ctx, `INSERT INTO seen (id) VALUES ($1) ON CONFLICT DO NOTHING`, id)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, err
+	}
+	return n == 1, nil
+}
+
+func (s *Store) Append(ctx context.Context, user, entry string) error {
+	_, err := s.db.ExecContext(ctx, `INSERT INTO ledger (user_id, entry) VALUES ($1, $2)`, user, entry)
+	return err
+}
