@@ -252,7 +252,7 @@ func (a *pkgAnalysis) visitLocal(s *summary, ci ssa.CallInstruction, f *ssa.Func
 // whole program, where the call graph says which functions it reaches: a
 // handler the message is dispatched to is work done here (for the order of
 // acks) but judged on its own; any other callee is followed as a local
-// call. It reports whether a callee was found.
+// call. It reports whether the program has a callee for it.
 func (a *pkgAnalysis) visitDynamic(s *summary, ci ssa.CallInstruction, fn *types.Func, args []ssa.Value, guarded map[int]bool) bool {
 	found := false
 	// A func value the caller passed in (a retry helper's fn) is judged
@@ -280,9 +280,11 @@ func (a *pkgAnalysis) visitDynamic(s *summary, ci ssa.CallInstruction, fn *types
 		if fn != nil && ci.Common().IsInvoke() {
 			via = shortFunc(fn) + " (implemented by " + implName(f) + ")"
 		}
-		if a.visitLocal(s, ci, f, funcObject(f), args, guarded, via) {
-			found = true
-		}
+		a.visitLocal(s, ci, f, funcObject(f), args, guarded, via)
+		// Found, even when the callee does nothing a handler cares about
+		// (a metrics or logging wrapper): the program's implementations,
+		// not a method's name, say what the call does.
+		found = true
 	}
 	return found
 }

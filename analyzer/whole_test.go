@@ -26,6 +26,12 @@ import (
 // and every finding must be expected. Fact expectations are ignored.
 func checkWhole(t *testing.T, patterns ...string) {
 	t.Helper()
+	checkWholeWith(t, analyzer.Config{}, patterns...)
+}
+
+// checkWholeWith is checkWhole with settings.
+func checkWholeWith(t *testing.T, c analyzer.Config, patterns ...string) {
+	t.Helper()
 	gopath, err := filepath.Abs("testdata")
 	if err != nil {
 		t.Fatal(err)
@@ -56,7 +62,7 @@ func checkWhole(t *testing.T, patterns ...string) {
 			prog = append(prog, p)
 		}
 	})
-	diags, err := analyzer.CheckProgram(prog, analyzer.Config{})
+	diags, err := analyzer.CheckProgram(prog, c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,6 +203,10 @@ func TestWholeProgramSynthetic(t *testing.T) {
 // that acks by a bool, a router with a dispatch map and a select loop),
 // effects behind interfaces implemented in another package and wired in by
 // main, service structs several calls deep, telemetry in between.
+// Under -iface=verbs too: the implementations the program has, not method
+// names, decide what an interface call does.
 func TestWholeProgram(t *testing.T) {
-	checkWhole(t, "wholeprog/...")
+	for _, iface := range []string{"annotated", "verbs"} {
+		t.Run(iface, func(t *testing.T) { checkWholeWith(t, analyzer.Config{Iface: iface}, "wholeprog/...") })
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"go.uber.org/zap"
 
 	"wholeprog/bus"
+	"wholeprog/obs"
 	"wholeprog/store"
 )
 
@@ -19,6 +20,8 @@ type Service struct {
 	seen    store.Seen
 	billing *Billing
 	log     *zap.Logger
+	// Metrics is set by main.
+	Metrics obs.Metrics
 }
 
 // New returns the service.
@@ -52,13 +55,16 @@ func (s *Service) onAward(ctx context.Context, msgs []*nats.Msg) bool {
 	return true
 }
 
-// onReset sets an absolute value: idempotent; a failure naks.
+// onReset sets an absolute value: idempotent; a failure naks. The metrics
+// between the effect and the ack change nothing, whatever their names.
 func (s *Service) onReset(ctx context.Context, msgs []*nats.Msg) bool {
 	for _, m := range msgs {
 		if err := s.points.Set(ctx, string(m.Data), 0); err != nil {
 			s.log.Error("reset", zap.Error(err))
+			s.Metrics.IncrFailures(m.Subject)
 			return false
 		}
+		s.Metrics.AddProcessed(m.Subject, 1)
 	}
 	return true
 }

@@ -10,6 +10,7 @@ import (
 
 	"wholeprog/bus"
 	"wholeprog/consumer"
+	"wholeprog/obs"
 	"wholeprog/store/pg"
 )
 
@@ -19,7 +20,9 @@ func main() {
 	nc, _ := nats.Connect("")
 	js, _ := nc.JetStream()
 	st := pg.New(db)
-	svc := consumer.New(st, st, st, zap.NewNop())
+	log := zap.NewNop()
+	svc := consumer.New(st, st, st, log)
+	svc.Metrics = obs.Log{L: log}
 	r := bus.NewRouter()
 	if err := svc.Start(ctx, js, r); err != nil {
 		panic(err)
