@@ -94,8 +94,11 @@ func (a *pkgAnalysis) addEffect(s *summary, ci ssa.CallInstruction, desc string,
 // addVia records an effect that happens inside a function called (or a
 // closure created) at ci.
 func (a *pkgAnalysis) addVia(s *summary, ci ssa.CallInstruction, via string, inner *occ, args []ssa.Value) {
+	if len(s.byInstr[ci]) >= maxEffectsPerCall {
+		return
+	}
 	o := &occ{instr: ci, pos: ci.Pos(), kind: inner.kind, inner: inner.inner, innerMsg: inner.innerMsg, innerFact: inner.innerFact, param: -1, pooled: inner.pooled}
-	o.desc = via + " → " + inner.desc
+	o.desc = chain(via, inner.desc)
 	if p := inner.innerFact.QueryParam; p >= 0 {
 		if !a.resolveParam(o, arg(args, p)) {
 			return
@@ -114,7 +117,28 @@ func (a *pkgAnalysis) addVia(s *summary, ci ssa.CallInstruction, via string, inn
 	if ip := inner.innerFact.QueryParam; ip < 0 && inner.param >= 0 {
 		o.innerFact.QueryParam = inner.param
 	}
+	for _, x := range s.byInstr[ci] {
+		if x.inner == o.inner && x.kind == o.kind && x.innerFact.QueryParam == o.innerFact.QueryParam {
+			return // the same effect by another path
+		}
+	}
 	s.addOcc(o)
+}
+
+// maxEffectsPerCall bounds the effects a call carries up from its callee:
+// the first is what a finding names, a few more tell kinds and
+// transactions apart, and a big program's call chains would otherwise
+// multiply them.
+const maxEffectsPerCall = 4
+
+// chain describes an effect reached through via: "via → … → effect". A
+// chain of more than five steps keeps its first two and last two.
+func chain(via, desc string) string {
+	steps := append([]string{via}, strings.Split(desc, " → ")...)
+	if len(steps) > 5 {
+		steps = append(append(steps[:2:2], "…"), steps[len(steps)-2:]...)
+	}
+	return strings.Join(steps, " → ")
 }
 
 // resolveParam classifies the SQL text a caller passes for a helper's query
@@ -273,7 +297,10 @@ func (a *pkgAnalysis) visitDynamic(s *summary, ci ssa.CallInstruction, fn *types
 			found = true
 			continue
 		}
-		if !ci.Common().IsInvoke() && (param || free) {
+		if !ci.Common().IsInvoke() && (param || free || f.Parent() != nil) {
+			// A closure called through a func value (a callback handed to
+			// a writer, a retry helper, a task queue) is judged where it is
+			// made: its effects count at the call it is passed to.
 			continue
 		}
 		via := handlerName(f)
@@ -912,6 +939,16 @@ func (a *pkgAnalysis) stmtQuery(v ssa.Value, depth int) ssa.Value {
 	if ex, ok := v.(*ssa.Extract); ok {
 		v = ex.Tuple
 	}
+	// A statement kept in a struct field, prepared where the struct was
+	// built: the query the program prepared into that field.
+	if ld, ok := v.(*ssa.UnOp); ok && ld.Op == token.MUL {
+		if fa, ok := ld.X.(*ssa.FieldAddr); ok {
+			if qs := a.stmtFields()[fieldKey(fa)]; len(qs) > 0 {
+				return qs[0]
+			}
+		}
+		return nil
+	}
 	call, ok := v.(*ssa.Call)
 	if !ok {
 		return nil
@@ -920,15 +957,117 @@ func (a *pkgAnalysis) stmtQuery(v ssa.Value, depth int) ssa.Value {
 	if fn == nil {
 		return nil
 	}
+	_, args := splitArgs(call.Common())
 	r, ok := a.find(fn, knowledge.Prepare)
 	if !ok {
+		// A helper of the program that hands a statement back, maybe bound
+		// to a transaction (sqlutil.TxStmt(tx, stmt)): its statement.
+		if f := call.Call.StaticCallee(); f != nil && f.Blocks != nil && a.local(f.Pkg) {
+			if i := stmtParam(f); i >= 0 {
+				return a.stmtQuery(arg(call.Call.Args, i), depth+1)
+			}
+		}
 		return nil
 	}
-	_, args := splitArgs(call.Common())
 	if r.arg < 0 { // Tx.Stmt(stmt)
 		return a.stmtQuery(arg(args, 0), depth+1)
 	}
 	return arg(args, r.arg)
+}
+
+// stmtParam returns the index (in the call's arguments) of the only
+// parameter of f whose type is f's result type — a statement handed back —
+// or -1.
+func stmtParam(f *ssa.Function) int {
+	res := f.Signature.Results()
+	if res.Len() != 1 {
+		return -1
+	}
+	found := -1
+	for i, p := range f.Params {
+		if types.Identical(p.Type(), res.At(0).Type()) {
+			if found >= 0 {
+				return -1
+			}
+			found = i
+		}
+	}
+	return found
+}
+
+// stmtFields maps struct fields holding prepared statements to the queries
+// the program prepares into them: `s.insertStmt, err = db.Prepare(q)`, and
+// statement tables such as `StatementList{{&s.insertStmt, q}, …}` (a
+// literal pairing a pointer to a statement field with a query string).
+func (a *pkgAnalysis) stmtFields() map[string][]ssa.Value {
+	if a.stmts != nil {
+		return a.stmts
+	}
+	a.stmts = map[string][]ssa.Value{}
+	type pair struct {
+		field *ssa.FieldAddr
+		query ssa.Value
+		n, q  int
+	}
+	for _, fn := range a.funcs {
+		lits := map[ssa.Value]*pair{} // struct being filled -> its stores
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				st, ok := instr.(*ssa.Store)
+				if !ok {
+					continue
+				}
+				fa, ok := st.Addr.(*ssa.FieldAddr)
+				if !ok {
+					continue
+				}
+				val := peel(st.Val)
+				if ex, ok := val.(*ssa.Extract); ok {
+					val = ex.Tuple
+				}
+				if c, ok := val.(*ssa.Call); ok {
+					if r, ok := a.find(callee(c.Common()), knowledge.Prepare); ok && r.arg >= 0 {
+						_, args := splitArgs(c.Common())
+						if q := arg(args, r.arg); q != nil {
+							k := fieldKey(fa)
+							a.stmts[k] = append(a.stmts[k], q)
+						}
+					}
+					continue
+				}
+				p := lits[fa.X]
+				if p == nil {
+					p = &pair{}
+					lits[fa.X] = p
+				}
+				if ptr, ok := st.Val.(*ssa.FieldAddr); ok && a.cat.TypeRole(derefType(ptr.Type())) == knowledge.StmtType {
+					p.field = ptr
+					p.n++
+				} else if _, ok := constString(st.Val); ok || isStringGlobal(st.Val) {
+					p.query = st.Val
+					p.q++
+				}
+			}
+		}
+		for _, p := range lits {
+			if p.n == 1 && p.q == 1 {
+				k := fieldKey(p.field)
+				a.stmts[k] = append(a.stmts[k], p.query)
+			}
+		}
+	}
+	return a.stmts
+}
+
+// isStringGlobal reports whether v is a load of a package-level string.
+func isStringGlobal(v ssa.Value) bool {
+	ld, ok := v.(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return false
+	}
+	_, ok = ld.X.(*ssa.Global)
+	b, isBasic := ld.Type().Underlying().(*types.Basic)
+	return ok && isBasic && b.Kind() == types.String
 }
 
 // autoCommits reports whether the consumer a read is made on commits by

@@ -46,6 +46,7 @@ type pkgAnalysis struct {
 	seen      map[string]bool // reported diagnostics: pos + code
 	impls     map[*types.Func][]implEffect
 	fields    map[string][]ssa.Value
+	stmts     map[string][]ssa.Value // prepared statements kept in fields (stmtFields)
 	fresh     map[*types.Func]string // freshFunc's answers
 }
 
@@ -627,12 +628,29 @@ func (a *pkgAnalysis) analyse(s *summary) {
 	}
 	for _, o := range s.occs {
 		if o.guardedBy == nil {
-			s.unguarded = append(s.unguarded, o)
+			s.addUnguarded(o)
 		}
 	}
 	a.inferGuardedParams(s)
 	a.inferDedup(s)
 }
+
+// addUnguarded records an unguarded effect, once per place it really
+// happens, and at most maxUnguarded of them: what callers are told.
+func (s *summary) addUnguarded(o *occ) {
+	if len(s.unguarded) >= maxUnguarded {
+		return
+	}
+	for _, x := range s.unguarded {
+		if x.inner == o.inner && x.kind == o.kind && x.innerFact.QueryParam == o.innerFact.QueryParam {
+			return
+		}
+	}
+	s.unguarded = append(s.unguarded, o)
+}
+
+// maxUnguarded bounds the unguarded effects a function reports to callers.
+const maxUnguarded = 16
 
 func (s *summary) addSource(in ssa.Instruction) {
 	if !s.srcSet[in] {
@@ -822,6 +840,21 @@ func errCallDesc(cond ssa.Value) string {
 	return "a call"
 }
 
+// hasContextParam reports whether fn takes a context.Context: a call that
+// does work somewhere (a database, a service), rather than a computation.
+func hasContextParam(fn *types.Func) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok {
+		return false
+	}
+	for i := 0; i < sig.Params().Len(); i++ {
+		if isContext(sig.Params().At(i).Type()) {
+			return true
+		}
+	}
+	return false
+}
+
 var decodeName = []string{"Unmarshal", "Decode", "Parse", "Valid", "Bind", "Scan", "Atoi", "Convert"}
 
 // testedErr returns the error of an `err != nil` (or ==) test.
@@ -887,6 +920,15 @@ func (a *pkgAnalysis) failingCall(v ssa.Value, depth int) bool {
 		// reader's Config) fail harmlessly; its effects have rules.
 		if fn.Pkg() != nil && a.cat.Known(knowledge.NormPath(fn.Pkg().Path())) && len(rules) == 0 {
 			return false
+		}
+		// In a whole program, a function of a dependency that takes no
+		// context (and is no interface method) parses or validates: its
+		// failure is a poison message (gomatrixserverlib.SplitID,
+		// uuid.Parse), not a step that must be retried.
+		if a.pkgs != nil && !x.Call.IsInvoke() && !hasContextParam(fn) {
+			if sf := a.prog.FuncValue(fn); sf == nil || !a.local(sf.Pkg) {
+				return false
+			}
 		}
 		for _, n := range decodeName {
 			if strings.Contains(fn.Name(), n) || strings.HasPrefix(fn.Name(), strings.ToLower(n)) {

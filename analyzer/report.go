@@ -460,6 +460,12 @@ func (a *pkgAnalysis) checkAckOrder(s *summary, name string) {
 						return 2
 					}
 				}
+				// A handler acked by its result: returning the acking
+				// value acks the message.
+				if r, ok := in.(*ssa.Return); ok && a.returnAcks(s, r) {
+					ack = in
+					return 2
+				}
 				return 0
 			})
 			if ack != nil {
@@ -467,6 +473,19 @@ func (a *pkgAnalysis) checkAckOrder(s *summary, name string) {
 			}
 		}
 	}
+}
+
+// returnAcks reports whether the return r acks the message: s's function
+// is a handler whose dispatcher acks by its result (or one acked by
+// returning nil, as asynq's and watermill's) and r returns the acking value.
+func (a *pkgAnalysis) returnAcks(s *summary, r *ssa.Return) bool {
+	if !s.param || !r.Pos().IsValid() || len(r.Results) == 0 {
+		return false
+	}
+	if ra, ok := a.resultAck[s.fn]; ok {
+		return ra.acks(r.Results[ra.index])
+	}
+	return a.returnAcked(s.fn) && isNilConst(r.Results[len(r.Results)-1])
 }
 
 // handoffWork describes the effect of the workers a channel send hands a

@@ -6,12 +6,14 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
+	"time"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/callgraph"
-	"golang.org/x/tools/go/callgraph/cha"
 	"golang.org/x/tools/go/callgraph/vta"
 	"golang.org/x/tools/go/packages"
 	"golang.org/x/tools/go/ssa"
@@ -48,9 +50,11 @@ func CheckProgram(pkgs []*packages.Package, c Config) ([]analysis.Diagnostic, er
 	}
 	fset := pkgs[0].Fset
 	cat := cfg.cat
+	phase := tracer()
 	prog, spkgs := ssautil.Packages(pkgs, ssaMode)
 	prog.SetNoReturn(cat.NoReturn)
 	prog.Build()
+	phase("ssa")
 
 	dirs := newDirectives()
 	a := newAnalysis(fset, cat, cfg, dirs)
@@ -66,11 +70,13 @@ func CheckProgram(pkgs []*packages.Package, c Config) ([]analysis.Diagnostic, er
 		a.funcs = append(a.funcs, packageFuncs(prog, sp, p.Syntax, p.TypesInfo)...)
 	}
 	a.callees = dynamicCallees(prog, a.funcs)
+	phase("call graph")
 	var out []analysis.Diagnostic
 	a.emit = func(d analysis.Diagnostic) { out = append(out, d) }
 	a.findHandlers()
 	a.analyseAll()
 	a.checkAll()
+	phase("analysis")
 	sort.SliceStable(out, func(i, j int) bool {
 		pi, pj := fset.Position(out[i].Pos), fset.Position(out[j].Pos)
 		if pi.Filename != pj.Filename {
@@ -136,6 +142,20 @@ func verifyRules(cfg *config, pkgs []*packages.Package) error {
 	return errors.Join(errs...)
 }
 
+// tracer returns a function that, when IDEMLINT_TRACE is set, prints each
+// phase's time and the heap in use to stderr.
+func tracer() func(string) {
+	if os.Getenv("IDEMLINT_TRACE") == "" {
+		return func(string) {}
+	}
+	start := time.Now()
+	return func(phase string) {
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		fmt.Fprintf(os.Stderr, "idemlint: %-10s %6.1fs heap %5d MB, sys %5d MB\n", phase, time.Since(start).Seconds(), m.HeapInuse>>20, m.Sys>>20)
+	}
+}
+
 // packageFuncs returns the functions of an SSA package built from files:
 // its declared functions and methods, their closures, and init (where
 // package-level closures live).
@@ -168,32 +188,117 @@ func packageFuncs(prog *ssa.Program, pkg *ssa.Package, files []*ast.File, info *
 }
 
 // dynamicCallees returns, for every call through an interface or a func
-// value in funcs, the functions the call graph says it reaches, in a stable
-// order. The graph is VTA's over the program's functions, seeded with CHA's.
-// An interface call VTA finds no value for (the implementation is made by
-// reflection, a DI container, or nowhere in the program) reaches what CHA
-// says: every implementation of the method in the program.
+// value in funcs (the program's own functions), the functions of funcs it
+// reaches, in a stable order. Only the program's own code matters here
+// (dependencies are described by the catalog), so the graph is built over
+// funcs alone: VTA refines an initial graph that links each interface call
+// to the program's implementations of the method (CHA restricted to the
+// program) and each func-value call to the program's address-taken
+// functions of that signature. An interface call VTA finds no value for (the
+// implementation is made by reflection, a DI container, or nowhere in the
+// program) reaches every implementation of the method in the program.
 func dynamicCallees(prog *ssa.Program, funcs []*ssa.Function) map[ssa.CallInstruction][]*ssa.Function {
-	set := map[*ssa.Function]bool{}
-	for f := range ssautil.AllFunctions(prog) {
-		if f.Blocks != nil {
-			set[f] = true
+	own := make(map[*ssa.Function]bool, len(funcs))
+	for _, f := range funcs {
+		own[f] = true
+	}
+	// The functions VTA propagates through: the program's, and the
+	// wrappers of its methods (a method value s.onAward is a closure of a
+	// $bound wrapper, whose body calls the method).
+	flow := make(map[*ssa.Function]bool, len(funcs))
+	for f := range own {
+		flow[f] = true
+	}
+	impls := newImplIndex(prog, funcs)
+	// Address-taken functions of the program (or wrappers of its methods),
+	// by signature.
+	bySig := map[string][]*ssa.Function{}
+	taken := map[*ssa.Function]bool{}
+	note := func(f *ssa.Function) {
+		if f == nil || taken[f] || !own[unwrap(prog, f)] {
+			return
+		}
+		taken[f] = true
+		flow[f] = true
+		k := sigKey(f.Signature)
+		bySig[k] = append(bySig[k], f)
+	}
+	for _, fn := range funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if mc, ok := instr.(*ssa.MakeClosure); ok {
+					if f, ok := mc.Fn.(*ssa.Function); ok {
+						note(f)
+					}
+				}
+				for _, op := range instr.Operands(nil) {
+					if op == nil || *op == nil {
+						continue
+					}
+					if f, ok := (*op).(*ssa.Function); ok {
+						if ci, ok := instr.(ssa.CallInstruction); ok && ci.Common().Value == f {
+							continue // called, not taken
+						}
+						note(f)
+					}
+				}
+			}
 		}
 	}
-	chaGraph := cha.CallGraph(prog)
-	vtaGraph := vta.CallGraph(set, chaGraph)
+	initial := callgraph.New(nil)
+	sites := map[ssa.CallInstruction][]*ssa.Function{} // the initial graph's dynamic edges
+	// Wrappers have bodies too: their calls to the methods they wrap are
+	// edges of the graph.
+	var callers []*ssa.Function
+	callers = append(callers, funcs...)
+	for f := range taken {
+		if !own[f] {
+			callers = append(callers, f)
+		}
+	}
+	sort.Slice(callers[len(funcs):], func(i, j int) bool { return callers[len(funcs)+i].String() < callers[len(funcs)+j].String() })
+	for _, fn := range callers {
+		caller := initial.CreateNode(fn)
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				ci, ok := instr.(ssa.CallInstruction)
+				if !ok {
+					continue
+				}
+				cc := ci.Common()
+				var targets []*ssa.Function
+				switch {
+				case cc.StaticCallee() != nil:
+					if f := cc.StaticCallee(); own[f] || own[unwrap(prog, f)] {
+						targets = []*ssa.Function{f}
+						flow[f] = true
+					}
+				case cc.IsInvoke():
+					targets = impls.of(cc.Method)
+					sites[ci] = targets
+				default:
+					targets = bySig[sigKey(cc.Signature())]
+					sites[ci] = targets
+				}
+				for _, f := range targets {
+					callgraph.AddEdge(caller, ci, initial.CreateNode(f))
+				}
+			}
+		}
+	}
+	refined := vta.CallGraph(flow, initial)
 	out := map[ssa.CallInstruction][]*ssa.Function{}
-	add := func(g *callgraph.Graph, fn *ssa.Function) {
-		n := g.Nodes[fn]
+	for _, fn := range funcs {
+		n := refined.Nodes[fn]
 		if n == nil {
-			return
+			continue
 		}
 		for _, e := range n.Out {
 			if e.Site == nil || e.Site.Common().StaticCallee() != nil {
 				continue
 			}
 			f := unwrap(prog, e.Callee.Func)
-			if f == nil || f.Blocks == nil {
+			if f == nil || f.Blocks == nil || !own[f] {
 				continue
 			}
 			if !containsFunc(out[e.Site], f) {
@@ -201,25 +306,9 @@ func dynamicCallees(prog *ssa.Program, funcs []*ssa.Function) map[ssa.CallInstru
 			}
 		}
 	}
-	for _, fn := range funcs {
-		add(vtaGraph, fn)
-	}
-	found := make(map[ssa.CallInstruction]bool, len(out))
-	for site := range out {
-		found[site] = true
-	}
-	for _, fn := range funcs {
-		n := chaGraph.Nodes[fn]
-		if n == nil {
-			continue
-		}
-		for _, e := range n.Out {
-			if e.Site == nil || found[e.Site] || !e.Site.Common().IsInvoke() {
-				continue
-			}
-			if f := unwrap(prog, e.Callee.Func); f != nil && f.Blocks != nil && !containsFunc(out[e.Site], f) {
-				out[e.Site] = append(out[e.Site], f)
-			}
+	for site, fs := range sites {
+		if len(out[site]) == 0 && site.Common().IsInvoke() && len(fs) > 0 {
+			out[site] = append([]*ssa.Function(nil), fs...)
 		}
 	}
 	for _, fs := range out {
@@ -227,6 +316,71 @@ func dynamicCallees(prog *ssa.Program, funcs []*ssa.Function) map[ssa.CallInstru
 			return fs[i].Pos() < fs[j].Pos() || fs[i].Pos() == fs[j].Pos() && fs[i].String() < fs[j].String()
 		})
 	}
+	return out
+}
+
+// sigKey identifies a signature for matching func values with functions:
+// its parameter and result types, not its receiver.
+func sigKey(sig *types.Signature) string {
+	return types.TypeString(types.NewSignatureType(nil, nil, nil, sig.Params(), sig.Results(), sig.Variadic()), nil)
+}
+
+// implIndex finds the program's implementations of interface methods.
+type implIndex struct {
+	prog  *ssa.Program
+	types []*types.Named // the program's own concrete named types
+	cache map[*types.Func][]*ssa.Function
+}
+
+func newImplIndex(prog *ssa.Program, funcs []*ssa.Function) *implIndex {
+	x := &implIndex{prog: prog, cache: map[*types.Func][]*ssa.Function{}}
+	seen := map[*types.Package]bool{}
+	for _, f := range funcs {
+		if f.Pkg == nil || seen[f.Pkg.Pkg] {
+			continue
+		}
+		seen[f.Pkg.Pkg] = true
+		scope := f.Pkg.Pkg.Scope()
+		for _, name := range scope.Names() {
+			tn, ok := scope.Lookup(name).(*types.TypeName)
+			if !ok || tn.IsAlias() {
+				continue
+			}
+			if n, ok := tn.Type().(*types.Named); ok && n.TypeParams().Len() == 0 && !types.IsInterface(n) {
+				x.types = append(x.types, n)
+			}
+		}
+	}
+	return x
+}
+
+// of returns the program's functions implementing interface method m.
+func (x *implIndex) of(m *types.Func) []*ssa.Function {
+	if r, ok := x.cache[m]; ok {
+		return r
+	}
+	var out []*ssa.Function
+	sig, _ := m.Type().(*types.Signature)
+	if sig != nil && sig.Recv() != nil {
+		if iface, ok := sig.Recv().Type().Underlying().(*types.Interface); ok {
+			for _, n := range x.types {
+				for _, t := range []types.Type{n, types.NewPointer(n)} {
+					if !types.Implements(t, iface) {
+						continue
+					}
+					if sel := x.prog.MethodSets.MethodSet(t).Lookup(m.Pkg(), m.Name()); sel != nil {
+						if f := x.prog.MethodValue(sel); f != nil {
+							if f = unwrap(x.prog, f); f.Blocks != nil {
+								out = append(out, f)
+							}
+						}
+					}
+					break
+				}
+			}
+		}
+	}
+	x.cache[m] = out
 	return out
 }
 

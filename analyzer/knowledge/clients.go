@@ -40,6 +40,7 @@ var base = Base{
 		{"github.com/jackc/pgx/v5.Conn", PoolType}, {"github.com/jmoiron/sqlx.DB", PoolType},
 		{"gorm.io/gorm.DB", ORMDB},
 		{"net/http.Header", HeaderType},
+		{"database/sql.Stmt", StmtType}, {"github.com/jmoiron/sqlx.Stmt", StmtType}, {"github.com/jmoiron/sqlx.NamedStmt", StmtType},
 	},
 
 	Sentinels: map[string]string{

@@ -199,6 +199,7 @@ const (
 	PoolType                       // a pool or client: every statement is its own transaction
 	ORMDB                          // an ORM handle: a transaction only when made by Begin or handed to a Transaction callback
 	HeaderType                     // an HTTP header map
+	StmtType                       // a prepared SQL statement
 )
 
 // Type is a named type and its role.

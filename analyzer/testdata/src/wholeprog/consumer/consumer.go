@@ -37,6 +37,9 @@ func (s *Service) Start(ctx context.Context, js nats.JetStreamContext, r *bus.Ro
 	if err := bus.Consume(ctx, js, "reset", s.onReset); err != nil {
 		return err
 	}
+	if err := bus.Consume(ctx, js, "notify", s.onNotify); err != nil {
+		return err
+	}
 	r.Register("bonus", s.onBonus)
 	r.Register("charge", s.onCharge)
 	r.Register("ping", s.onPing)
@@ -65,6 +68,15 @@ func (s *Service) onReset(ctx context.Context, msgs []*nats.Msg) bool {
 			return false
 		}
 		s.Metrics.AddProcessed(m.Subject, 1)
+	}
+	return true
+}
+
+// onNotify charges in a goroutine nobody waits for: the dispatcher acks
+// when it returns true, before the charge is made.
+func (s *Service) onNotify(ctx context.Context, msgs []*nats.Msg) bool {
+	for _, m := range msgs {
+		go s.billing.Charge(context.Background(), string(m.Data)) // want `effect consumer.Billing.Charge .* in handler Service.onNotify is not guarded` `goroutine with effect .*Billing.Charge.* in handler Service.onNotify is not waited for before the ack: a crash loses the message \(IDEM002\)`
 	}
 	return true
 }
