@@ -800,7 +800,13 @@ func (a *pkgAnalysis) sqlStatement(s *summary, ci ssa.CallInstruction, r bound, 
 		}
 		s.sqlWrites[cls.Table] = true
 	}
-	if cls.effect() {
+	if cls.effect() && cls.Insert && a.cat.PublishTable(cls.Table) {
+		// An insert into an outbox or a queue table publishes a message, as
+		// a broker's producer does: an effect only with -publish.
+		if a.cfg.publish {
+			a.addEffect(s, ci, desc, knowledge.PublishKind, recv)
+		}
+	} else if cls.effect() {
 		o := a.addEffect(s, ci, desc, knowledge.SQL, recv)
 		o.insert = cls.Insert
 		o.errVal = a.errOf(call)

@@ -578,6 +578,9 @@ func (a *pkgAnalysis) analyse(s *summary) {
 		}
 		if fail := a.failureSide(s, in); fail >= 0 {
 			d := &decision{blk: b, fresh: b.Succs[fail], other: b.Succs[1-fail], what: errCallDesc(in.Cond), err: testedErr(in.Cond)}
+			if ci, ok := a.respError(testedErr(in.Cond)); ok {
+				d.what = describeCall(ci.Common())
+			}
 			s.failures = append(s.failures, d)
 		}
 	}
@@ -797,10 +800,12 @@ func (a *pkgAnalysis) failureSide(s *summary, in *ssa.If) int {
 	if isNilConst(x) {
 		x, y = y, x
 	}
-	if !isNilConst(y) || !isError(x.Type()) {
+	if !isNilConst(y) {
 		return -1
 	}
-	if !a.failingCall(x, 0) {
+	if _, ok := a.respError(x); ok {
+		// the error field of a response an API call filled
+	} else if !isError(x.Type()) || !a.failingCall(x, 0) {
 		return -1
 	}
 	if bin.Op == token.NEQ {
@@ -838,6 +843,41 @@ func errCallDesc(cond ssa.Value) string {
 		break
 	}
 	return "a call"
+}
+
+// respError reports whether v is the error field (Err, Error) of a
+// response struct that a call doing work filled in
+// (api.PerformUpload(ctx, &req, &res); if res.Error != nil …), and which
+// call.
+func (a *pkgAnalysis) respError(v ssa.Value) (ssa.CallInstruction, bool) {
+	ld, ok := v.(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return nil, false
+	}
+	fa, ok := ld.X.(*ssa.FieldAddr)
+	if !ok {
+		return nil, false
+	}
+	if n := fieldName(fa.X.Type(), fa.Field); n != "Err" && n != "Error" {
+		return nil, false
+	}
+	if !types.Implements(ld.Type(), errorType.Underlying().(*types.Interface)) {
+		return nil, false
+	}
+	for _, r := range *fa.X.Referrers() {
+		ci, ok := r.(ssa.CallInstruction)
+		if !ok {
+			continue
+		}
+		for _, x := range ci.Common().Args {
+			if x == fa.X {
+				if fn := callee(ci.Common()); fn != nil && hasContextParam(fn) {
+					return ci, true
+				}
+			}
+		}
+	}
+	return nil, false
 }
 
 // hasContextParam reports whether fn takes a context.Context: a call that

@@ -402,6 +402,21 @@ func (c *Catalog) ORMOf(clausePkg string) *ORM {
 	return nil
 }
 
+// PublishTable reports whether a table (schema.name) is an outbox or a
+// queue by its name.
+func (c *Catalog) PublishTable(table string) bool {
+	t := strings.ToLower(table)
+	if i := strings.LastIndex(t, "."); i >= 0 {
+		t = t[i+1:]
+	}
+	for _, w := range c.base.PublishTables {
+		if strings.Contains(t, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // MongoOperators returns the update operators of document stores.
 func (c *Catalog) MongoOperators() MongoOps { return c.mongo }
 

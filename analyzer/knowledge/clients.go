@@ -70,6 +70,8 @@ var base = Base{
 		Insert: "Insert", Modifier: "Modifier",
 	}},
 
+	PublishTables: []string{"outbox", "queue"},
+
 	Mongo: MongoOps{
 		Accumulating: []string{"$inc", "$push", "$mul", "$pushAll", "$bit", "$currentDate"},
 		Setting:      []string{"$set", "$unset", "$addToSet", "$pull", "$pullAll", "$max", "$min", "$setOnInsert", "$rename"},

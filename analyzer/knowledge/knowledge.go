@@ -251,6 +251,9 @@ type Base struct {
 	UniqueCodes []string
 	ORMs        []ORM
 	Mongo       MongoOps
+	// PublishTables: words that make a table an outbox or a queue; an
+	// insert into one publishes a message (an effect only with -publish).
+	PublishTables []string
 }
 
 // parseName splits a qualified name into package path, receiver type and

@@ -35,6 +35,7 @@ func whole(s standaloneArgs) int {
 		return 1
 	}
 	targets := map[string]string{} // file -> package path
+	named := map[string]bool{}      // package paths the patterns name
 	var mods []string
 	seenMod := map[string]bool{}
 	failed := false
@@ -45,6 +46,7 @@ func whole(s standaloneArgs) int {
 				failed = true
 			}
 		}
+		named[p.PkgPath] = true
 		for _, f := range p.GoFiles {
 			targets[f] = p.PkgPath
 		}
@@ -72,12 +74,20 @@ func whole(s standaloneArgs) int {
 	errSeen := map[string]bool{}
 	for _, p := range pkgs {
 		for _, e := range p.Errors {
-			msg := e.Error()
+			// A package the patterns name must load; another one of the
+			// program (a cgo helper, a tool) is skipped with a warning, and
+			// the rest is analysed.
+			msg := relPosn(e.Error())
+			if !named[p.PkgPath] {
+				msg = "idemlint: warning: " + p.PkgPath + " not analysed: " + msg
+			}
 			if !errSeen[msg] {
 				errSeen[msg] = true
-				fmt.Fprintln(os.Stderr, relPosn(msg))
+				fmt.Fprintln(os.Stderr, msg)
 			}
-			failed = true
+			if named[p.PkgPath] {
+				failed = true
+			}
 		}
 		if p.Types != nil && len(p.Syntax) > 0 {
 			prog = append(prog, p)

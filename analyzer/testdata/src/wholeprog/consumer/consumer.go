@@ -22,6 +22,9 @@ type Service struct {
 	log     *zap.Logger
 	// Metrics is set by main.
 	Metrics obs.Metrics
+	// Keys and Outbox are set by main.
+	Keys   store.Keys
+	Outbox store.Outbox
 }
 
 // New returns the service.
@@ -38,6 +41,12 @@ func (s *Service) Start(ctx context.Context, js nats.JetStreamContext, r *bus.Ro
 		return err
 	}
 	if err := bus.Consume(ctx, js, "notify", s.onNotify); err != nil {
+		return err
+	}
+	if err := bus.Consume(ctx, js, "keys", s.onKeys); err != nil {
+		return err
+	}
+	if err := bus.Consume(ctx, js, "relay", s.onRelay); err != nil {
 		return err
 	}
 	r.Register("bonus", s.onBonus)
@@ -79,6 +88,24 @@ func (s *Service) onNotify(ctx context.Context, msgs []*nats.Msg) bool {
 		go s.billing.Charge(context.Background(), string(m.Data)) // want `effect consumer.Billing.Charge .* in handler Service.onNotify is not guarded` `goroutine with effect .*Billing.Charge.* in handler Service.onNotify is not waited for before the ack: a crash loses the message \(IDEM002\)`
 	}
 	return true
+}
+
+// onKeys calls an API that reports a failure in its response, and acks
+// the message anyway.
+func (s *Service) onKeys(ctx context.Context, msgs []*nats.Msg) bool {
+	res := &store.UploadResponse{}
+	s.Keys.Upload(ctx, string(msgs[0].Data), res)
+	if res.Error != nil {
+		s.log.Error("upload", zap.Error(res.Error))
+		return true // want `handler Service.onKeys returns true when store.Keys.Upload fails, and its dispatcher acks on that: the message is lost \(IDEM003\)`
+	}
+	return true
+}
+
+// onRelay puts the message in an outbox: publishing, not an effect (unless
+// -publish).
+func (s *Service) onRelay(ctx context.Context, msgs []*nats.Msg) bool {
+	return s.Outbox.Enqueue(ctx, msgs[0].Data) == nil
 }
 
 // onBonus is dispatched through the router's map: its body is the key, and

@@ -20,3 +20,21 @@ type Seen interface {
 type Ledger interface {
 	Append(ctx context.Context, user, entry string) error
 }
+
+// KeyError is an API error carried in a response.
+type KeyError struct{ Err string }
+
+func (e *KeyError) Error() string { return e.Err }
+
+// UploadResponse is the answer of Keys.Upload.
+type UploadResponse struct{ Error *KeyError }
+
+// Keys stores users' keys; failures come back in the response.
+type Keys interface {
+	Upload(ctx context.Context, user string, res *UploadResponse)
+}
+
+// Outbox queues messages for another service.
+type Outbox interface {
+	Enqueue(ctx context.Context, payload []byte) error
+}

@@ -23,6 +23,7 @@ func main() {
 	log := zap.NewNop()
 	svc := consumer.New(st, st, st, log)
 	svc.Metrics = obs.Log{L: log}
+	svc.Keys, svc.Outbox = st, st
 	r := bus.NewRouter()
 	if err := svc.Start(ctx, js, r); err != nil {
 		panic(err)

@@ -4,6 +4,8 @@ package pg
 import (
 	"context"
 	"database/sql"
+
+	"wholeprog/store"
 )
 
 // Store is the PostgreSQL store.
@@ -36,5 +38,16 @@ func (s *Store) MarkSeen(ctx context.Context, id string) (bool, error) {
 
 func (s *Store) Append(ctx context.Context, user, entry string) error {
 	_, err := s.db.ExecContext(ctx, `INSERT INTO ledger (user_id, entry) VALUES ($1, $2)`, user, entry)
+	return err
+}
+
+func (s *Store) Upload(ctx context.Context, user string, res *store.UploadResponse) {
+	if _, err := s.db.ExecContext(ctx, `INSERT INTO keys (user_id) VALUES ($1) ON CONFLICT (user_id) DO UPDATE SET user_id = EXCLUDED.user_id`, user); err != nil {
+		res.Error = &store.KeyError{Err: err.Error()}
+	}
+}
+
+func (s *Store) Enqueue(ctx context.Context, payload []byte) error {
+	_, err := s.db.ExecContext(ctx, `INSERT INTO federation_queue (payload) VALUES ($1)`, payload)
 	return err
 }
