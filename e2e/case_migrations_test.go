@@ -51,7 +51,8 @@ func TestCaseMigrations(t *testing.T) {
 		})
 		deliverThrice(t, h, `{"order_id":"o1","sku":"A","quantity":3}`)
 		expectInt(t, "stock of A", w.stockOf(t, "A"), 7)
-		expectInt(t, "records in e2e_shop_keys", w.mustInt(t, `SELECT COUNT(*) FROM e2e_shop_keys`), 1)
+		// The dedup records, not the consumers' key identity records (key_text '').
+		expectInt(t, "records in e2e_shop_keys", w.mustInt(t, `SELECT COUNT(*) FROM e2e_shop_keys WHERE key_text <> ''`), 1)
 	})
 	t.Run("shoppgx/postgres/goose", func(t *testing.T) {
 		t.Parallel()
@@ -96,6 +97,6 @@ func TestCaseMigrations(t *testing.T) {
 		})
 		deliverThrice(t, h, `{"order_id":"o1","sku":"A","quantity":3}`)
 		expectInt(t, "stock of A", w.stockOf(t, "A"), 7)
-		expectInt(t, "records in e2e_shoppgx_keys", w.mustInt(t, `SELECT COUNT(*) FROM e2e_shoppgx_keys`), 1)
+		expectInt(t, "records in e2e_shoppgx_keys", w.mustInt(t, `SELECT COUNT(*) FROM e2e_shoppgx_keys WHERE key_text <> ''`), 1)
 	})
 }

@@ -74,6 +74,12 @@ func (r *redisWorld) deleteKeys(t testing.TB) {
 
 func (r *redisWorld) prefixOpt() guard.Option { return guard.WithTable(r.prefix) }
 
+// tamper reaches the world's (untagged) records behind the store.
+func (r *redisWorld) tamper() guardtest.Tamper {
+	return guardtest.RedisTamper(r.client, func(consumer, key string) string { return r.store.RecordKey(consumer, key, "") },
+		func(consumer string) string { return r.prefix + ":" + consumer + ":*" })
+}
+
 // pointsKey is the key of a user's points, tagged with the user (the
 // consumer's hash_tag), so that it shares the dedup record's slot.
 func (r *redisWorld) pointsKey(user string) string {

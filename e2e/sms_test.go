@@ -11,11 +11,11 @@ import (
 	"net/http/httptest"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/idemkit/idem/e2e/testdata/shop"
 	"github.com/idemkit/idem/e2e/testdata/shoppgx"
 	"github.com/idemkit/idem/guard"
+	"github.com/idemkit/idem/guard/guardtest"
 )
 
 // smsProvider is an SMS provider that honours the Idempotency-Key header, as
@@ -161,6 +161,14 @@ func redisSMS(r *redisWorld) smsWiring {
 	}
 }
 
+// smsBackend is a store's send_sms consumer: its wiring, and what reaches
+// its records (under consumer) behind the store.
+type smsBackend struct {
+	wire     smsWiring
+	consumer string
+	tamper   guardtest.Tamper
+}
+
 // TestSendSMS runs the external consumer send_sms (at-least-once, release
 // on error) with its claims on every store: SQLite, PostgreSQL (database/sql
 // and pgx), MySQL/MariaDB, Redis and Redis Cluster.
@@ -168,17 +176,25 @@ func TestSendSMS(t *testing.T) {
 	t.Parallel()
 	type backend struct {
 		name string
-		open func(t testing.TB) smsWiring
+		open func(t testing.TB) smsBackend
 	}
 	var backends []backend
 	for _, b := range sqlWorlds {
-		backends = append(backends, backend{b.name, func(t testing.TB) smsWiring { return sqlSMS(b.open(t)) }})
+		backends = append(backends, backend{b.name, func(t testing.TB) smsBackend {
+			w := b.open(t)
+			return smsBackend{sqlSMS(w), shop.SendSmsConsumer, w.tamper()}
+		}})
 	}
-	backends = append(backends,
-		backend{"pgx", func(t testing.TB) smsWiring { return pgxSMS(pgxWorld(t)) }},
-		backend{"redis", func(t testing.TB) smsWiring { return redisSMS(openRedisWorld(t, envRedis)) }},
-		backend{"redis-cluster", func(t testing.TB) smsWiring { return redisSMS(openRedisWorld(t, envRedisCluster)) }},
-	)
+	backends = append(backends, backend{"pgx", func(t testing.TB) smsBackend {
+		w := pgxWorld(t)
+		return smsBackend{pgxSMS(w), shoppgx.SendSmsConsumer, w.tamper()}
+	}})
+	for name, env := range map[string]string{"redis": envRedis, "redis-cluster": envRedisCluster} {
+		backends = append(backends, backend{name, func(t testing.TB) smsBackend {
+			r := openRedisWorld(t, env)
+			return smsBackend{redisSMS(r), shop.SendSmsRedisConsumer, r.tamper()}
+		}})
+	}
 	for _, b := range backends {
 		t.Run(b.name, func(t *testing.T) {
 			t.Parallel()
@@ -187,9 +203,9 @@ func TestSendSMS(t *testing.T) {
 	}
 }
 
-func testSendSMS(t *testing.T, wire smsWiring) {
+func testSendSMS(t *testing.T, b smsBackend) {
 	p := newSMSProvider(t)
-	h := wire(p.send)
+	h := b.wire(p.send)
 
 	// Three deliveries, one text, one request: the provider never sees the
 	// duplicates.
@@ -227,32 +243,35 @@ func testSendSMS(t *testing.T, wire smsWiring) {
 	)
 	p.expect(t, 5, 3)
 
-	t.Run("takeover", func(t *testing.T) { testSMSTakeover(t, wire, p) })
+	t.Run("takeover", func(t *testing.T) { testSMSTakeover(t, b, p) })
 }
 
 // testSMSTakeover: a worker sends, then stalls past its lease; the
 // redelivery takes the key over and calls the provider again with the same
 // idempotency key, so the provider sends nothing twice; the stalled worker
-// then learns it lost its lease.
-func testSMSTakeover(t *testing.T, wire smsWiring, p *smsProvider) {
-	const lease = time.Second
+// then learns it lost its lease. The lease runs out by the store's clock
+// (the test moves its end into the past), not by waiting for it.
+func testSMSTakeover(t *testing.T, b smsBackend, p *smsProvider) {
 	body := `{"order_id":"o9","phone":"+15550009","template":"shipped"}`
+	var k guard.KeyBuilder
+	k.String("o9")
+	k.String("shipped")
 	stalled := make(chan struct{})
 	resume := make(chan struct{})
 	var firstKey string
-	slow := wire(func(ctx context.Context, l *guard.Lease, phone, template string) error {
+	slow := b.wire(func(ctx context.Context, l *guard.Lease, phone, template string) error {
 		firstKey = l.Key()
 		err := p.send(ctx, l, phone, template)
 		close(stalled)
 		<-resume
 		return err
-	}, guard.WithLease(lease))
+	})
 	var takenOver bool
 	var secondKey string
-	fast := wire(func(ctx context.Context, l *guard.Lease, phone, template string) error {
+	fast := b.wire(func(ctx context.Context, l *guard.Lease, phone, template string) error {
 		takenOver, secondKey = l.TakenOver(), l.Key()
 		return p.send(ctx, l, phone, template)
-	}, guard.WithLease(lease))
+	})
 
 	requests, sent := p.counts()
 	first := make(chan result, 1)
@@ -264,16 +283,18 @@ func testSMSTakeover(t *testing.T, wire smsWiring, p *smsProvider) {
 	// While the lease is live, a redelivery finds the key in progress.
 	out, err := fast.Handle(testContext(t), []byte(body))
 	var inProgress *guard.InProgressError
-	if !errors.As(err, &inProgress) || inProgress.RetryAfter <= 0 || inProgress.RetryAfter > lease {
-		t.Fatalf("redelivery during the lease = (%v, %v), want an *InProgressError with 0 < RetryAfter <= %v", out, err, lease)
+	if !errors.As(err, &inProgress) || inProgress.RetryAfter <= 0 || inProgress.RetryAfter > guard.DefaultLease {
+		t.Fatalf("redelivery during the lease = (%v, %v), want an *InProgressError with 0 < RetryAfter <= %v", out, err, guard.DefaultLease)
 	}
-	time.Sleep(inProgress.RetryAfter + 200*time.Millisecond)
+	if err := b.tamper.ExpireLease(testContext(t), b.consumer, k.Key()); err != nil {
+		t.Fatal(err)
+	}
 	out, err = fast.Handle(testContext(t), []byte(body))
 	if err != nil || out != guard.Applied {
 		t.Fatalf("redelivery after the lease = (%v, %v), want (applied, nil)", out, err)
 	}
-	if !takenOver || secondKey != firstKey {
-		t.Errorf("takeover: TakenOver = %v, provider key %q after %q; want true and the same key", takenOver, secondKey, firstKey)
+	if !takenOver || secondKey != firstKey || secondKey != guard.ProviderKey(b.consumer, k.Key()) {
+		t.Errorf("takeover: TakenOver = %v, provider key %q after %q; want true and the key's provider key", takenOver, secondKey, firstKey)
 	}
 	close(resume)
 	if r := <-first; !errors.Is(r.err, guard.ErrLeaseLost) {

@@ -106,6 +106,11 @@ func (w *world) q(query string) string {
 // tableOpt is the option that points a handler at the world's dedup table.
 func (w *world) tableOpt() guard.Option { return guard.WithTable(w.table) }
 
+// tamper reaches the records of the world's dedup table behind the store.
+func (w *world) tamper() guardtest.Tamper {
+	return guardtest.SQLTamper(guardtest.SQLExec(w.exec), w.dialect, w.table)
+}
+
 // create makes the effect tables; drop is registered on t.
 func (w *world) create(t testing.TB) {
 	t.Helper()

@@ -13,14 +13,14 @@
 //
 // Go is built with jennifer, one jen.File per output file, so imports are
 // managed (and renamed on collisions) by jennifer and the output is gofmt'ed.
-// For a consumer deduct_inventory the file deduct_inventory_idem.go holds,
-// as DESIGN.md §4 describes:
+// For a consumer deduct_inventory the file deduct_inventory_idem.go holds:
 //
 //   - a reference to guard.SupportPackageIsVersion1, so that a runtime too
 //     old (or too new) for the generated code fails at compile time;
-//   - the constants DeductInventoryConsumer (the consumer's name, the
-//     namespace of its dedup records) and DeductInventoryTopic (when the spec
-//     names a topic);
+//   - the constants DeductInventoryConsumer (the namespace of its dedup
+//     records: the consumer's name, with @v<N> for key_version N ≥ 2),
+//     DeductInventoryKeyIdentity (its spec.KeyIdentity) and
+//     DeductInventoryTopic (when the spec names a topic);
 //   - the message struct DeductInventory with json tags, unless the spec
 //     names an existing Go type (message.type);
 //   - IdempotencyKey and Fingerprint methods on it, which encode the business
@@ -46,8 +46,9 @@
 // field, redisguard.PinHashTag binds each key to its first tag.
 //
 // The spec's settings become options that the constructor layers under the
-// caller's, so the caller's options win: always the table and the effective
-// retention, and for external effects the lease, delivery and on_error. They
+// caller's, so the caller's options win: always the table, the effective
+// retention and the key identity (guard.WithKeyIdentity), and for external
+// effects the lease, delivery and on_error. They
 // are emitted even when they equal guard's defaults, because the store passed
 // in may have been built with other options: the handler behaves as its spec
 // says, whatever the store's settings, unless the caller passes options.
@@ -79,4 +80,21 @@
 // A migration is immutable: Plan refuses to overwrite one whose content
 // differs, and refuses a new migration whose version another .sql file in
 // the folder already has.
+//
+// # Key changes
+//
+// CheckKeyIdentities reads the key identity an existing handler records
+// (its constants, parsed with go/parser from what Plan read) and refuses a
+// spec that changes it under the same namespace, positioned at the
+// consumer's key, fingerprint or hash_tag; see the spec package's Key
+// changes.
+//
+// # A tree it does not trust
+//
+// Plan and Write read and write through package modfs: only regular files
+// (at most modfs.MaxFileSize bytes), never through a symbolic link, whether
+// the file itself or a folder on its way from the module's root, and never
+// outside that root. A file at a generated path that does not start with
+// idemgen's header is not idemgen's: Plan reports its update as Foreign,
+// without its content, and Diff shows none of it.
 package generator

@@ -75,6 +75,12 @@ func GenerateWith(s *spec.Spec, o Options) ([]File, error) {
 			return nil, fmt.Errorf("generator: consumers[%d] %q: message.type %s is not resolved (load the spec with spec.Load, or call spec.Resolve)", i, c.Name, c.Message.Type)
 		}
 	}
+	// A Spec built or edited by a program gets the checks of Parse that the
+	// generated code depends on: no string outside its grammar reaches the
+	// output.
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
 	if err := checkNames(s); err != nil {
 		return nil, err
 	}

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dave/jennifer/jen"
+
 	"github.com/idemkit/idem/spec"
 )
 
@@ -209,5 +211,87 @@ func TestGroupImports(t *testing.T) {
 		if got := string(groupImports([]byte(same))); got != same {
 			t.Errorf("groupImports changed %q to %q", same, got)
 		}
+	}
+}
+
+// TestGenerateRefusesHostileSpec: a Spec built or edited by a program (not
+// through Parse) whose strings would break out of generated Go, comments,
+// file names or SQL is refused with an error naming the setting, never
+// rendered and never a panic.
+func TestGenerateRefusesHostileSpec(t *testing.T) {
+	tests := []struct {
+		name string
+		edit func(s *spec.Spec)
+		want string
+	}{
+		{"migrations.dir with SQL", func(s *spec.Spec) { s.Migrations.Dir = "m\nDROP TABLE users;\n--" }, `migrations.dir: "m\nDROP TABLE users;\n--" is not a folder path`},
+		{"output with a space", func(s *spec.Spec) { s.Output = "a b" }, `output: "a b" is not a folder path`},
+		{"output absolute", func(s *spec.Spec) { s.Output = "/etc" }, `output: "/etc" must be relative`},
+		{"package with code", func(s *spec.Spec) { s.Package = "p; import \"os\"" }, `package: "p; import \"os\"" is not a valid package name`},
+		{"table with SQL", func(s *spec.Spec) { s.Table = "t; DROP TABLE users" }, `table: "t; DROP TABLE users" is not a SQL identifier`},
+		{"unknown dialect", func(s *spec.Spec) { s.Dialect = "oracle" }, `dialect: unknown value "oracle"`},
+		{"unknown format", func(s *spec.Spec) { s.Migrations.Format = "flyway" }, `migrations.format: unknown value "flyway"`},
+		{"migration version", func(s *spec.Spec) { s.Migrations.Version = -1 }, `migrations.version: must be between 1 and`},
+		{"consumer name with code", func(s *spec.Spec) { s.Consumers[0].Name = "x\"+os.Exit(1)+\"" }, `consumers[0].name: "x\"+os.Exit(1)+\"" is not snake_case`},
+		{"topic with a newline", func(s *spec.Spec) { s.Consumers[0].Topic = "t\n*/ func init() {}" }, `consumers[0].topic: "t\n*/ func init() {}" is not a topic name`},
+		{"field name with a verb", func(s *spec.Spec) { s.Consumers[0].Message.Fields[0].Name = "id%d" }, `consumers[0].message.fields[0]: "id%d" is not a valid field name`},
+		{"unknown field type", func(s *spec.Spec) { s.Consumers[0].Message.Fields[0].Type = "complex128" }, `consumers[0].message.fields[0].type: unknown value "complex128"`},
+		{"key not in the message", func(s *spec.Spec) { s.Consumers[0].Key = []string{"nope"} }, `consumers[0].key[0]: field "nope" is not in the message`},
+		{"no key", func(s *spec.Spec) { s.Consumers[0].Key = nil }, `consumers[0].key: list at least one field`},
+		{"float key", func(s *spec.Spec) { s.Consumers[0].Message.Fields[0].Type = "float64" }, `consumers[0].key[0]: field "id" has type float64, which cannot be part of a key`},
+		{"hash tag elsewhere", func(s *spec.Spec) { s.Consumers[0].HashTag = "id" }, `consumers[0].hash_tag: hash_tag applies only to effect: redis`},
+		{"unknown effect", func(s *spec.Spec) { s.Consumers[0].Effect = "kafka" }, `consumers[0].effect: unknown value "kafka"`},
+		{"no consumers", func(s *spec.Spec) { s.Consumers = nil }, `consumers: list at least one consumer`},
+		{"retention below the minimum", func(s *spec.Spec) { s.Retention = 168 }, `retention: 168ns is below the minimum of 1m; did you mean 168h?`},
+		{"consumer retention below the minimum", func(s *spec.Spec) { s.Consumers[0].Retention = time.Second }, `consumers[0].retention: 1s is below the minimum of 1m`},
+		{"lease below the minimum", func(s *spec.Spec) {
+			c := &s.Consumers[0]
+			c.Effect, c.Store, c.Delivery, c.OnError, c.Lease = "external", "sql", "at-least-once", "release", 30*time.Millisecond
+		}, `consumers[0].lease: 30ms is below the minimum of 1s; did you mean 30s?`},
+		{"lease not below the retention", func(s *spec.Spec) {
+			c := &s.Consumers[0]
+			c.Effect, c.Store, c.Delivery, c.OnError, c.Lease, c.Retention = "external", "sql", "at-least-once", "release", time.Hour, time.Hour
+		}, `consumers[0].lease: lease 1h must be shorter than the retention (1h)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := parse(t,
+				"version: 1",
+				"package: p",
+				"dialect: sqlite",
+				"consumers:",
+				"  - name: x",
+				"    topic: orders.created",
+				"    message: {fields: {id: string, n: int64}}",
+				"    key: [id]",
+				"    effect: sql",
+			)
+			tt.edit(s)
+			files, err := Generate(s)
+			var list spec.ErrorList
+			if !errors.As(err, &list) || files != nil {
+				t.Fatalf("Generate = %d files, %v; want a spec.ErrorList", len(files), err)
+			}
+			if !strings.Contains(err.Error(), "idem.yaml") || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error:\n%v\nwant it to contain %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestDocComments: whatever text reaches a doc comment stays in // line
+// comments: no line jennifer would write raw or as a /* block */, no
+// control character.
+func TestDocComments(t *testing.T) {
+	var got []string
+	doc(func(c jen.Code) { got = append(got, fmt.Sprintf("%#v", c)) }, "/* opens a block\n\nx */ closes one \x1b[2J\u2028 and\n\tcode */ /*")
+	want := []string{
+		"// /* opens a block",
+		"//",
+		`// x */ closes one \x1b[2J\u2028 and`,
+		"//\tcode */ /*",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("doc wrote\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
 
@@ -261,9 +262,14 @@ func (g *consumerGen) builderCall(b string, f spec.Field, recv string, name jen.
 // guard.ErrInvalidMessage: format (a constant) with args, after the
 // consumer's name; results are the zero values before the error.
 func (g *consumerGen) invalid(results []jen.Code, format string, args ...jen.Code) *jen.Statement {
-	all := append([]jen.Code{jen.Lit("%w: " + g.c.Name + ": " + format), jen.Qual(guardPkg, "ErrInvalidMessage")}, args...)
+	all := append([]jen.Code{jen.Lit("%w: " + verbatim(g.c.Name) + ": " + format), jen.Qual(guardPkg, "ErrInvalidMessage")}, args...)
 	return jen.Return(append(append([]jen.Code(nil), results...), jen.Qual("fmt", "Errorf").Call(all...))...)
 }
+
+// verbatim escapes s for a format string of fmt: spec names in the
+// generated error messages never act as verbs (Validate admits no % in
+// them; this holds whatever a future grammar admits).
+func verbatim(s string) string { return strings.ReplaceAll(s, "%", "%%") }
 
 // durationExpr writes d as a constant expression: 168 * time.Hour.
 func durationExpr(d time.Duration) *jen.Statement {
@@ -294,15 +300,18 @@ func text(s string) string {
 }
 
 // doc adds a doc comment: paragraphs separated by blank lines are wrapped at
-// 77 columns; lines starting with a tab are kept as they are (code).
+// 77 columns; lines starting with a tab are kept as they are (code). Each
+// line is written as a // comment exactly (never one jennifer would take as
+// a /* block */ or as raw text), with control characters escaped.
 func doc(add func(jen.Code), text string) {
 	var line []byte
 	flush := func() {
 		if len(line) > 0 {
-			add(jen.Comment(string(line)))
+			add(jen.Comment("// " + string(line)))
 			line = line[:0]
 		}
 	}
+	text = escapeControl(text)
 	for i, para := range strings.Split(text, "\n\n") {
 		if i > 0 {
 			add(jen.Comment("//"))
@@ -310,7 +319,7 @@ func doc(add func(jen.Code), text string) {
 		for l := range strings.SplitSeq(para, "\n") {
 			if strings.HasPrefix(l, "\t") {
 				flush()
-				add(jen.Comment("//" + l))
+				add(jen.Comment("//" + strings.TrimRight(l, " \t")))
 				continue
 			}
 			for _, w := range strings.Fields(l) {
@@ -325,6 +334,29 @@ func doc(add func(jen.Code), text string) {
 		}
 		flush()
 	}
+}
+
+// escapeControl escapes the control characters of s other than newlines and
+// tabs (which doc lays out), and the Unicode line and paragraph separators,
+// as strconv.Quote would.
+func escapeControl(s string) string {
+	if !strings.ContainsFunc(s, isControl) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if isControl(r) {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func isControl(r rune) bool {
+	return r != '\n' && r != '\t' && (r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 || r == '\u2028' || r == '\u2029' || r == utf8.RuneError)
 }
 
 // fileDoc adds a doc comment to f.

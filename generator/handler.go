@@ -2,6 +2,7 @@ package generator
 
 import (
 	"fmt"
+	"go/token"
 	"slices"
 	"strconv"
 
@@ -43,21 +44,19 @@ func (g *consumerGen) topicText() string {
 func (g *consumerGen) constants(f *jen.File) {
 	var defs []jen.Code
 	add := func(c jen.Code) { defs = append(defs, c) }
-	doc(add, fmt.Sprintf("%sConsumer is the name of the %s consumer: the namespace of its dedup records.", g.t, g.c.Name))
-	add(jen.Id(g.t + "Consumer").Op("=").Lit(g.c.Name))
+	if g.c.KeyVersion > 1 {
+		doc(add, fmt.Sprintf("%sConsumer is the namespace of the dedup records of the %s consumer: its name, and @v%d for key_version %d.", g.t, g.c.Name, g.c.KeyVersion, g.c.KeyVersion))
+	} else {
+		doc(add, fmt.Sprintf("%sConsumer is the name of the %s consumer: the namespace of its dedup records.", g.t, g.c.Name))
+	}
+	add(jen.Id(g.t + "Consumer").Op("=").Lit(g.c.Namespace()))
+	doc(add, fmt.Sprintf("%sKeyIdentity is the key identity of the %s consumer (spec.KeyIdentity): its namespace, key fields with their types, key encoding and fingerprint fields. The handler declares it to the store (guard.WithKeyIdentity). Under another identity, messages handled before would count as new, so idemgen refuses to regenerate this file with one: to change the key, raise key_version in the spec, which starts a new namespace.", g.t, g.c.Name))
+	add(jen.Id(g.t + "KeyIdentity").Op("=").Lit(g.c.KeyIdentity().String()))
 	if g.c.Topic != "" {
 		doc(add, fmt.Sprintf("%sTopic is the topic the %s consumer reads, as the spec names it.", g.t, g.c.Name))
 		add(jen.Id(g.t + "Topic").Op("=").Lit(g.c.Topic))
 	}
-	if g.c.Topic == "" {
-		// One constant: no block.
-		for _, d := range defs[:len(defs)-1] {
-			f.Add(d)
-		}
-		f.Const().Add(defs[len(defs)-1])
-	} else {
-		f.Const().Defs(defs...)
-	}
+	f.Const().Defs(defs...)
 	f.Line()
 }
 
@@ -111,13 +110,13 @@ func (g *consumerGen) key(f *jen.File) {
 		switch fl.Type {
 		case spec.TypeString:
 			body = append(body, jen.If(g.sel("m", fl).Op("==").Lit("")).Block(
-				g.invalid(fail, "key field "+name+" is empty")))
+				g.invalid(fail, "key field "+verbatim(name)+" is empty")))
 			if !seen[fl.Type] {
 				empty = append(empty, "an empty string")
 			}
 		case spec.TypeTime:
 			body = append(body, jen.If(g.sel("m", fl).Dot("IsZero").Call()).Block(
-				g.invalid(fail, "key field "+name+" is the zero time")))
+				g.invalid(fail, "key field "+verbatim(name)+" is the zero time")))
 			if !seen[fl.Type] {
 				empty = append(empty, "the zero time")
 			}
@@ -125,7 +124,7 @@ func (g *consumerGen) key(f *jen.File) {
 			body = append(body, jen.If(
 				jen.List(jen.Id("_"), jen.Err()).Op(":=").Qual(guardPkg, "CanonicalUUID").Call(g.sel("m", fl)),
 				jen.Err().Op("!=").Nil(),
-			).Block(g.invalid(fail, "key field "+name+": %w", jen.Err())))
+			).Block(g.invalid(fail, "key field "+verbatim(name)+": %w", jen.Err())))
 			if !seen[fl.Type] {
 				empty = append(empty, "a value that is not a UUID (8-4-4-4-12 hex digits) or is the zero UUID")
 			}
@@ -306,8 +305,9 @@ func (g *consumerGen) options() ([]jen.Code, []string) {
 	opts := []jen.Code{
 		jen.Qual(guardPkg, "WithTable").Call(jen.Lit(g.s.Table)),
 		jen.Qual(guardPkg, "WithRetention").Call(durationExpr(retention)),
+		jen.Qual(guardPkg, "WithKeyIdentity").Call(jen.Id(g.t + "KeyIdentity")),
 	}
-	texts := []string{"table " + g.s.Table, "retention " + fmtDuration(retention)}
+	texts := []string{"table " + g.s.Table, "retention " + fmtDuration(retention), "key identity " + g.t + "KeyIdentity"}
 	if g.c.Effect == spec.EffectExternal {
 		delivery, onError := "AtLeastOnce", "Release"
 		if g.c.Delivery == spec.DeliveryAtMostOnce {
@@ -355,7 +355,7 @@ func (g *consumerGen) constructor(f *jen.File) {
 					),
 					jen.Err().Op("!=").Nil(),
 				).Block(
-					jen.Id("h").Dot("err").Op("=").Qual("fmt", "Errorf").Call(jen.Lit(g.c.Name+": "+name+": %w"), jen.Err()),
+					jen.Id("h").Dot("err").Op("=").Qual("fmt", "Errorf").Call(jen.Lit(verbatim(g.c.Name)+": "+name+": %w"), jen.Err()),
 				),
 			),
 		),
@@ -430,7 +430,7 @@ func (g *consumerGen) handle(f *jen.File) {
 		)
 		for _, fl := range required {
 			body = append(body, jen.If(jen.Id("w").Dot(fl.GoName).Op("==").Nil()).Block(
-				g.invalid(fail, g.requiredText(fl.Name)+" is missing")))
+				g.invalid(fail, verbatim(g.requiredText(fl.Name))+" is missing")))
 		}
 		var uuids []jen.Code
 		for _, fl := range g.c.Message.Fields {
@@ -456,8 +456,9 @@ func (g *consumerGen) handle(f *jen.File) {
 		goNames := make([]string, len(required))
 		for i, fl := range required {
 			n := spec.GoName(fl.Name)
-			if n == "" || names[n] {
-				n = "F" + strconv.Itoa(i)
+			// A name with no Go form, or taken: F<i>, or the next free F<k>.
+			for k := i; !token.IsIdentifier(n) || !token.IsExported(n) || names[n]; k++ {
+				n = "F" + strconv.Itoa(k)
 			}
 			names[n] = true
 			goNames[i] = n
@@ -471,7 +472,7 @@ func (g *consumerGen) handle(f *jen.File) {
 		)
 		for i, fl := range required {
 			body = append(body, jen.If(jen.Id("present").Dot(goNames[i]).Op("==").Nil()).Block(
-				g.invalid(fail, g.requiredText(fl.Name)+" is missing")))
+				g.invalid(fail, verbatim(g.requiredText(fl.Name))+" is missing")))
 		}
 		body = append(body, jen.Return(jen.Id("h").Dot("HandleMessage").Call(jen.Id("ctx"), jen.Op("&").Id("m"))))
 	}
@@ -508,14 +509,14 @@ func (g *consumerGen) hashTag() ([]jen.Code, *jen.Statement) {
 		// the producer spelled it.
 		checks := []jen.Code{
 			jen.List(jen.Id("tag"), jen.Err()).Op(":=").Qual(guardPkg, "CanonicalUUID").Call(v),
-			jen.If(jen.Err().Op("!=").Nil()).Block(g.invalid(fail, "hash_tag field "+fl.Name+": %w", jen.Err())),
+			jen.If(jen.Err().Op("!=").Nil()).Block(g.invalid(fail, "hash_tag field "+verbatim(fl.Name)+": %w", jen.Err())),
 		}
 		return checks, jen.Id("tag")
 	case spec.TypeString:
 		checks := []jen.Code{
 			jen.Id("tag").Op(":=").Add(g.conv(fl, "string", v)),
-			jen.If(jen.Id("tag").Op("==").Lit("")).Block(g.invalid(fail, "hash_tag field "+fl.Name+" is empty")),
-			jen.If(jen.Qual("strings", "ContainsAny").Call(jen.Id("tag"), jen.Lit("{}"))).Block(g.invalid(fail, "hash_tag field "+fl.Name+" contains a brace")),
+			jen.If(jen.Id("tag").Op("==").Lit("")).Block(g.invalid(fail, "hash_tag field "+verbatim(fl.Name)+" is empty")),
+			jen.If(jen.Qual("strings", "ContainsAny").Call(jen.Id("tag"), jen.Lit("{}"))).Block(g.invalid(fail, "hash_tag field "+verbatim(fl.Name)+" contains a brace")),
 		}
 		return checks, jen.Id("tag")
 	case spec.TypeInt, spec.TypeInt32, spec.TypeInt64:

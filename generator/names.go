@@ -2,12 +2,13 @@ package generator
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/idemkit/idem/spec"
 	"golang.org/x/mod/modfile"
+
+	"github.com/idemkit/idem/spec"
+	"github.com/idemkit/idem/spec/modfs"
 )
 
 // lowerName converts a snake_case name to an unexported Go name: the first
@@ -31,6 +32,7 @@ func packageNames(c *spec.Consumer) [][2]string {
 		add(lower+"Fingerprint", "fingerprint function")
 	}
 	add(t+"Consumer", "consumer name constant")
+	add(t+"KeyIdentity", "key identity constant")
 	if c.Topic != "" {
 		add(t+"Topic", "topic constant")
 	}
@@ -96,23 +98,21 @@ func outputImportPath(s *spec.Spec) string {
 	if err != nil {
 		return ""
 	}
-	for d := out; ; {
-		data, err := os.ReadFile(filepath.Join(d, "go.mod"))
-		if err == nil {
-			mod := modfile.ModulePath(data)
-			rel, err := filepath.Rel(d, out)
-			if mod == "" || err != nil {
-				return ""
-			}
-			if rel == "." {
-				return mod
-			}
-			return mod + "/" + filepath.ToSlash(rel)
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return ""
-		}
-		d = parent
+	root, inModule, err := modfs.Root(out)
+	if err != nil || !inModule {
+		return ""
 	}
+	data, err := modfs.ReadFileAt(filepath.Join(root, "go.mod"), modfs.MaxFileSize)
+	if err != nil {
+		return ""
+	}
+	mod := modfile.ModulePath(data)
+	rel, err := filepath.Rel(root, out)
+	switch {
+	case mod == "" || err != nil:
+		return ""
+	case rel == ".":
+		return mod
+	}
+	return mod + "/" + filepath.ToSlash(rel)
 }

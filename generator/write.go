@@ -9,11 +9,14 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/rogpeppe/go-internal/diff"
+
+	"github.com/idemkit/idem/spec/modfs"
 )
 
 // The kinds of a Change.
@@ -26,8 +29,17 @@ const (
 // Change is a file that Write would create, update or delete.
 type Change struct {
 	File File   // for KindDelete, the orphan's path (Data is nil)
-	Old  []byte // the current content; nil when the file is missing
+	Old  []byte // the current content; nil when the file is missing or Foreign
 	Kind string // KindCreate, KindUpdate or KindDelete
+	// Foreign, for KindUpdate, says that the file on disk does not start
+	// with idemgen's header: it is not a file idemgen wrote, so its content
+	// is left out of Old and Diff shows none of it.
+	Foreign bool
+}
+
+// isGenerated reports whether data starts with idemgen's header.
+func isGenerated(data []byte) bool {
+	return bytes.HasPrefix(data, []byte("// "+generatedHeader+"\n"))
 }
 
 // Plan compares files (as Generate returns them) with the folder dir, which
@@ -38,6 +50,11 @@ type Change struct {
 // and so is a new migration whose version another .sql file in its folder
 // already has; all errors are reported at once, as one error wrapping each.
 //
+// Files are read as package modfs reads them, in the tree of the module
+// enclosing dir: only regular files, at most modfs.MaxFileSize bytes, never
+// through a symbolic link (the file or a folder on its way), never outside
+// the module's root. Any other file at a path of files is an error.
+//
 // owned names folders (slash-separated, relative to dir: the spec's output)
 // that hold this spec's generated Go alone. A generated handler there (a
 // *_idem.go file that starts with idemgen's header) that files does not
@@ -45,49 +62,87 @@ type Change struct {
 // KindDelete change. Its apply stub is the user's and stays; migrations are
 // never deleted. A folder two specs write into must not be named.
 // Plan only reads.
+//
+// Errors about a file are *FileError values.
 func Plan(dir string, files []File, owned ...string) ([]Change, error) {
+	changes, err := PlanAll([]Tree{{Dir: dir, Files: files, Owned: owned}})
+	if err != nil {
+		return nil, err
+	}
+	return changes[0], nil
+}
+
+// plan is Plan in the opened tree t; its errors have Tree 0.
+func plan(t *modfs.Tree, files []File, owned []string) ([]Change, []*FileError) {
 	var changes []Change
-	var errs []error
+	var errs []*FileError
 	seen := map[string]bool{}
 	for _, f := range files {
 		if err := checkPath(f.Path); err != nil {
-			errs = append(errs, err)
+			errs = append(errs, &FileError{Err: err})
 			continue
 		}
 		if seen[f.Path] {
-			errs = append(errs, fmt.Errorf("%s: listed twice", f.Path))
+			errs = append(errs, &FileError{Path: f.Path, Err: errors.New("listed twice")})
 			continue
 		}
 		seen[f.Path] = true
-		old, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(f.Path)))
+		var old []byte
+		var err error
+		if f.Mode == ModeStub {
+			// An existing stub is the user's: only its kind matters.
+			_, err = t.Lstat(f.Path)
+		} else {
+			old, err = t.ReadFile(f.Path, modfs.MaxFileSize)
+		}
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			changes = append(changes, Change{File: f, Kind: KindCreate})
 		case err != nil:
-			errs = append(errs, fmt.Errorf("%s: %w", f.Path, unwrapPathError(err)))
+			errs = append(errs, &FileError{Path: f.Path, Err: fmt.Errorf("%w%s", modfs.Reason(err), refusedHint(f.Mode, err))})
 		case f.Mode == ModeStub || bytes.Equal(old, f.Data):
 		case f.Mode == ModeMigration:
-			errs = append(errs, fmt.Errorf("%s: the migration exists with other content; an applied migration is never rewritten: restore it (git checkout), or undo the spec change that altered it (table, dialect, migrations settings)", f.Path))
+			errs = append(errs, &FileError{Path: f.Path, Err: errors.New("the migration exists with other content; an applied migration is never rewritten: restore it (git checkout), or undo the spec change that altered it (table, dialect, migrations settings)")})
+		case !isGenerated(old):
+			changes = append(changes, Change{File: f, Kind: KindUpdate, Foreign: true})
 		default:
 			changes = append(changes, Change{File: f, Old: old, Kind: KindUpdate})
 		}
 	}
-	errs = append(errs, checkVersions(dir, changes)...)
-	orphans, err := orphans(dir, files, owned)
+	errs = append(errs, checkVersions(t, changes)...)
+	orphans, err := orphans(t, files, owned)
 	if err != nil {
 		errs = append(errs, err)
 	}
 	changes = append(changes, orphans...)
 	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+		return nil, errs
 	}
-	slices.SortFunc(changes, func(a, b Change) int { return strings.Compare(a.File.Path, b.File.Path) })
+	sortChanges(changes)
 	return changes, nil
+}
+
+func sortChanges(changes []Change) {
+	slices.SortFunc(changes, func(a, b Change) int { return strings.Compare(a.File.Path, b.File.Path) })
+}
+
+// refusedHint says what to do about a file Plan refuses to read.
+func refusedHint(m Mode, err error) string {
+	if !errors.Is(err, modfs.ErrLink) && !errors.Is(err, modfs.ErrNotRegular) {
+		return ""
+	}
+	switch m {
+	case ModeGenerated:
+		return "; remove it, and idemgen generate writes the file in its place"
+	case ModeStub:
+		return "; put the apply function's file itself there (or remove it, and idemgen generate writes a new stub)"
+	}
+	return "; put the migration itself there (git checkout)"
 }
 
 // orphans returns the generated handlers in the owned folders that files
 // does not list.
-func orphans(dir string, files []File, owned []string) ([]Change, error) {
+func orphans(t *modfs.Tree, files []File, owned []string) ([]Change, *FileError) {
 	listed := map[string]bool{}
 	folders := map[string]bool{}
 	for _, o := range owned {
@@ -98,29 +153,34 @@ func orphans(dir string, files []File, owned []string) ([]Change, error) {
 	}
 	var out []Change
 	for _, folder := range slices.Sorted(maps.Keys(folders)) {
-		entries, err := os.ReadDir(filepath.Join(dir, filepath.FromSlash(folder)))
+		entries, err := t.ReadDir(folder)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", folder, unwrapPathError(err))
+			return nil, &FileError{Path: folder, Err: modfs.Reason(err)}
 		}
 		for _, e := range entries {
 			p := path.Join(folder, e.Name())
-			if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), "_idem.go") || listed[p] {
+			if !e.Type().IsRegular() || !handlerName.MatchString(e.Name()) || listed[p] {
 				continue
 			}
-			old, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(p)))
+			old, err := t.ReadFile(p, modfs.MaxFileSize)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", p, unwrapPathError(err))
+				return nil, &FileError{Path: p, Err: modfs.Reason(err)}
 			}
-			if bytes.HasPrefix(old, []byte("// "+generatedHeader+"\n")) {
+			if isGenerated(old) {
 				out = append(out, Change{File: File{Path: p, Mode: ModeGenerated}, Old: old, Kind: KindDelete})
 			}
 		}
 	}
 	return out, nil
 }
+
+// handlerName matches the file names of generated handlers: a consumer's
+// name (snake_case) and _idem.go. No other file is an orphan, so none with
+// a name that is not plain text is ever deleted or printed.
+var handlerName = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*_idem\.go$`)
 
 // checkPath rejects a path that is not a clean, slash-separated relative
 // path. It may leave the spec's folder ("../x.go"): spec.Parse already keeps
@@ -133,14 +193,13 @@ func checkPath(p string) error {
 	return nil
 }
 
-// unwrapPathError drops the *fs.PathError around err, whose path (absolute,
-// or relative to the process) the caller replaces with the file's path.
-func unwrapPathError(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
+// shown returns p, a path read from the disk, as errors print it: quoted
+// unless it is plain text.
+func shown(p string) string {
+	if strings.ContainsFunc(p, func(r rune) bool { return r <= ' ' || isControl(r) || r == '"' }) {
+		return strconv.Quote(p)
 	}
-	return err
+	return p
 }
 
 // migrationVersion returns the version at the start of a migration's file
@@ -158,12 +217,12 @@ func migrationVersion(name string) (int, bool) {
 // .sql file of their folder (written before with another name, after a
 // change of the table's name, say): migration tools refuse two migrations of
 // one version, or apply only one of them.
-func checkVersions(dir string, changes []Change) []error {
+func checkVersions(t *modfs.Tree, changes []Change) []*FileError {
 	mine := map[string]bool{}
 	for _, c := range changes {
 		mine[c.File.Path] = true
 	}
-	var errs []error
+	var errs []*FileError
 	listed := map[string][]os.DirEntry{}
 	for _, c := range changes {
 		if c.File.Mode != ModeMigration || c.Kind != KindCreate {
@@ -176,13 +235,13 @@ func checkVersions(dir string, changes []Change) []error {
 		folder := path.Dir(c.File.Path)
 		entries, done := listed[folder]
 		if !done {
-			entries, _ = os.ReadDir(filepath.Join(dir, filepath.FromSlash(folder)))
+			entries, _ = t.ReadDir(folder)
 			listed[folder] = entries
 		}
 		for _, e := range entries {
 			other := path.Join(folder, e.Name())
 			if w, ok := migrationVersion(e.Name()); ok && w == v && !mine[other] && !e.IsDir() {
-				errs = append(errs, fmt.Errorf("%s: migration version %d is taken by %s; remove that file if it was never applied, or set migrations.version to a free version", c.File.Path, v, other))
+				errs = append(errs, &FileError{Path: c.File.Path, Err: fmt.Errorf("migration version %d is taken by %s; remove that file if it was never applied, or set migrations.version to a free version", v, shown(other))})
 			}
 		}
 	}
@@ -190,127 +249,96 @@ func checkVersions(dir string, changes []Change) []error {
 }
 
 // Write carries out Plan in dir: it creates and updates the changed files,
-// and the folders they need, and returns the changes. Nothing is written
-// unless every check of Plan passes. Each file is written to a temporary
-// file in its folder first and renamed over the target only when all
-// temporary files are written, so an error while writing (a full disk)
-// leaves the tree as it was; a failing rename, after the first, leaves the
-// files renamed before it in place.
+// and the folders they need, deletes the orphans, and returns the changes.
+// Nothing is written unless every check of Plan passes. Each file is written
+// to a temporary file in its folder first and renamed over the target only
+// when all temporary files are written, so an error while writing (a full
+// disk) leaves the tree as it was; a failing rename, after the first, leaves
+// the files renamed before it in place. Like Plan, Write never goes through
+// a symbolic link or outside the module.
 func Write(dir string, files []File, owned ...string) ([]Change, error) {
-	changes, err := Plan(dir, files, owned...)
+	changes, err := WriteAll([]Tree{{Dir: dir, Files: files, Owned: owned}})
 	if err != nil {
 		return nil, err
 	}
+	return changes[0], nil
+}
+
+// pending are the changes to make in one tree, the index-th of its run.
+type pending struct {
+	index   int
+	t       *modfs.Tree
+	changes []Change
+}
+
+// commit makes the changes of every tree: first every temporary file (and
+// the folders they need), then the renames, then the deletions. An error
+// before the renames removes what it made.
+func commit(work []pending) error {
+	type temp struct {
+		w         pending
+		tmp, path string
+	}
+	type folder struct {
+		t    *modfs.Tree
+		path string
+	}
 	var (
-		made  []string // folders created, outermost first
-		temps []string // temporary files, by change
+		made  []folder // folders created, outermost first
+		temps []temp
 	)
 	cleanup := func() {
-		for _, t := range temps {
-			os.Remove(t)
+		for _, tm := range temps {
+			tm.w.t.Remove(tm.tmp)
 		}
 		for _, d := range slices.Backward(made) {
-			os.Remove(d)
+			d.t.RemoveFolder(d.path)
 		}
 	}
-	var deletes []Change
-	changes, deletes = splitDeletes(changes)
-	for _, c := range changes {
-		target := filepath.Join(dir, filepath.FromSlash(c.File.Path))
-		created, err := mkdirAll(filepath.Dir(target))
-		made = append(made, created...)
-		if err != nil {
-			cleanup()
-			return nil, fmt.Errorf("%s: %w", c.File.Path, err)
-		}
-		tmp, err := writeTemp(target, c.File.Data)
-		if err != nil {
-			cleanup()
-			return nil, fmt.Errorf("%s: %w", c.File.Path, err)
-		}
-		temps = append(temps, tmp)
-	}
-	for i, c := range changes {
-		target := filepath.Join(dir, filepath.FromSlash(c.File.Path))
-		if err := os.Rename(temps[i], target); err != nil {
-			for _, t := range temps[i:] {
-				os.Remove(t)
+	for _, w := range work {
+		for _, c := range w.changes {
+			if c.Kind == KindDelete {
+				continue
 			}
-			return nil, fmt.Errorf("%s: %w", c.File.Path, err)
+			created, err := w.t.MkdirAll(path.Dir(c.File.Path))
+			for _, d := range created {
+				made = append(made, folder{w.t, d})
+			}
+			if err != nil {
+				cleanup()
+				return &FileError{Tree: w.index, Path: c.File.Path, Err: modfs.Reason(err)}
+			}
+			mode := fs.FileMode(0o644)
+			if fi, err := w.t.Lstat(c.File.Path); err == nil {
+				mode = fi.Mode().Perm()
+			}
+			tmp, err := w.t.WriteTemp(c.File.Path, c.File.Data, mode)
+			if err != nil {
+				cleanup()
+				return &FileError{Tree: w.index, Path: c.File.Path, Err: modfs.Reason(err)}
+			}
+			temps = append(temps, temp{w, tmp, c.File.Path})
 		}
 	}
-	for _, c := range deletes {
-		if err := os.Remove(filepath.Join(dir, filepath.FromSlash(c.File.Path))); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("%s: %w", c.File.Path, unwrapPathError(err))
+	for i, tm := range temps {
+		if err := tm.w.t.Rename(tm.tmp, tm.path); err != nil {
+			for _, rest := range temps[i:] {
+				rest.w.t.Remove(rest.tmp)
+			}
+			return &FileError{Tree: tm.w.index, Path: tm.path, Err: modfs.Reason(err)}
 		}
 	}
-	all := append(changes, deletes...)
-	slices.SortFunc(all, func(a, b Change) int { return strings.Compare(a.File.Path, b.File.Path) })
-	return all, nil
-}
-
-// splitDeletes separates the KindDelete changes from the others.
-func splitDeletes(changes []Change) (writes, deletes []Change) {
-	for _, c := range changes {
-		if c.Kind == KindDelete {
-			deletes = append(deletes, c)
-		} else {
-			writes = append(writes, c)
+	for _, w := range work {
+		for _, c := range w.changes {
+			if c.Kind != KindDelete {
+				continue
+			}
+			if err := w.t.Remove(c.File.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return &FileError{Tree: w.index, Path: c.File.Path, Err: modfs.Reason(err)}
+			}
 		}
 	}
-	return writes, deletes
-}
-
-// mkdirAll creates folder d and its missing parents, and returns those it
-// created, outermost first.
-func mkdirAll(d string) ([]string, error) {
-	var missing []string
-	for p := d; ; p = filepath.Dir(p) {
-		if _, err := os.Stat(p); err == nil {
-			break
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			return nil, err
-		}
-		missing = append(missing, p)
-		if filepath.Dir(p) == p {
-			break
-		}
-	}
-	slices.Reverse(missing)
-	for i, p := range missing {
-		if err := os.Mkdir(p, 0o777); err != nil && !errors.Is(err, fs.ErrExist) {
-			return missing[:i], err
-		}
-	}
-	return missing, nil
-}
-
-// writeTemp writes data to a new temporary file next to target, with
-// target's permissions when it exists (0644 otherwise), and returns its name.
-func writeTemp(target string, data []byte) (string, error) {
-	mode := fs.FileMode(0o644)
-	if fi, err := os.Stat(target); err == nil {
-		if !fi.Mode().IsRegular() {
-			return "", fmt.Errorf("not a regular file")
-		}
-		mode = fi.Mode().Perm()
-	}
-	f, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".idemgen-*")
-	if err != nil {
-		return "", unwrapPathError(err)
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Chmod(mode)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return "", unwrapPathError(err)
-	}
-	return f.Name(), nil
+	return nil
 }
 
 // Diff returns the changes as a unified diff, as `idemgen check` prints it:
@@ -321,13 +349,24 @@ func Diff(changes []Change) []byte {
 	var out []byte
 	for _, c := range changes {
 		oldName, newName := c.File.Path, c.File.Path
-		if c.Old == nil {
+		switch {
+		case c.Foreign:
+			// Not idemgen's file: whatever it holds (it may be anything a
+			// link or a hand pointed there) is not shown.
+			oldName = c.File.Path + " (not written by idemgen: its content is not shown)"
+		case c.Old == nil:
 			oldName = "/dev/null"
 		}
 		if c.Kind == KindDelete {
 			newName = "/dev/null"
 		}
-		d := diff.Diff(oldName, c.Old, newName, c.File.Data)
+		// A hand may have put anything in an idemgen file: its control
+		// characters are shown escaped, never sent to the terminal.
+		old := c.Old
+		if old != nil {
+			old = []byte(escapeControl(string(old)))
+		}
+		d := diff.Diff(oldName, old, newName, c.File.Data)
 		if d == nil && c.Old == nil {
 			// An empty file created: no lines differ, but it is a change.
 			d = fmt.Appendf(nil, "diff %s %s\n--- %s\n+++ %s\n", oldName, c.File.Path, oldName, c.File.Path)

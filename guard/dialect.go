@@ -2,6 +2,7 @@ package guard
 
 import (
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 )
@@ -39,11 +40,38 @@ func ParseDialect(s string) (Dialect, error) {
 	return 0, fmt.Errorf("guard: unknown dialect %q (want postgres, mysql or sqlite)", s)
 }
 
-// SQLiteDSN returns a modernc.org/sqlite data source name for path with the
-// settings the store relies on: WAL journal, a 10 s busy timeout, and
-// BEGIN IMMEDIATE transactions, so concurrent claims wait instead of failing.
+// SQLiteDSN returns a modernc.org/sqlite data source name for the database
+// file at path with the settings the store relies on: WAL journal, a 10 s
+// busy timeout, and BEGIN IMMEDIATE transactions, so concurrent claims wait
+// instead of failing. The name is a "file:" URI whose path is path itself,
+// whatever its bytes: '?', '#', '%', spaces, controls and non-ASCII bytes
+// are percent-encoded, so a path such as "a?mode=ro" opens the file named
+// so, with these settings, rather than "a" read-only. An absolute path gets
+// an empty authority ("file:///data/idem.db"), so one starting with "//" is no
+// host name. ":memory:" stays SQLite's in-memory database.
 func SQLiteDSN(path string) string {
-	return "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+	p := filepath.ToSlash(path)
+	if filepath.VolumeName(path) != "" && !strings.HasPrefix(p, "/") {
+		p = "/" + p // C:/data/idem.db → file:///C:/data/idem.db
+	}
+	var b strings.Builder
+	b.WriteString("file:")
+	if strings.HasPrefix(p, "/") {
+		b.WriteString("//")
+	}
+	const hexDigits = "0123456789ABCDEF"
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; {
+		case c <= ' ' || c >= 0x7f || c == '%' || c == '?' || c == '#':
+			b.WriteByte('%')
+			b.WriteByte(hexDigits[c>>4])
+			b.WriteByte(hexDigits[c&15])
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteString("?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate")
+	return b.String()
 }
 
 // The dedup table, per dialect: the single source of truth that stores create
@@ -138,8 +166,9 @@ type queries struct {
 	release                     string
 	extend                      string
 	forget                      string
-	purge                       string
-	insertIsConflictFree        bool // false: a unique violation means conflict (MySQL)
+	purge                       string // args: the identity record's key hash, batch
+	insertIdentity              string // args: consumer, key hash, identity
+	insertIsConflictFree        bool   // false: a unique violation means conflict (MySQL)
 }
 
 // sqlDialect holds the dialect's expressions for the database clock.
@@ -151,7 +180,8 @@ type sqlDialect struct {
 	forUpdate  string
 	onConflict string
 	purge      string
-	dollar     bool // $n placeholders
+	forever    string // the expiry of records that never expire: the year 9999
+	dollar     bool   // $n placeholders
 }
 
 var dialects = map[Dialect]sqlDialect{
@@ -162,7 +192,8 @@ var dialects = map[Dialect]sqlDialect{
 		nowMicros:  `(extract(epoch from clock_timestamp()) * 1000000)::int8`,
 		forUpdate:  ` FOR UPDATE`,
 		onConflict: ` ON CONFLICT (consumer, key_hash) DO NOTHING`,
-		purge:      `DELETE FROM {{T}} WHERE (consumer, key_hash) IN (SELECT consumer, key_hash FROM {{T}} WHERE {{EXPIRED}} LIMIT ?) AND {{EXPIRED}}`,
+		purge:      `DELETE FROM {{T}} WHERE (consumer, key_hash) IN (SELECT consumer, key_hash FROM {{T}} WHERE key_hash <> ? AND {{EXPIRED}} LIMIT ?) AND {{EXPIRED}}`,
+		forever:    `'9999-12-31 00:00:00+00'::timestamptz`,
 		dollar:     true,
 	},
 	MySQL: {
@@ -171,7 +202,8 @@ var dialects = map[Dialect]sqlDialect{
 		micros:    `TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', %s)`,
 		nowMicros: `TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(6))`,
 		forUpdate: ` FOR UPDATE`,
-		purge:     `DELETE FROM {{T}} WHERE {{EXPIRED}} LIMIT ?`,
+		purge:     `DELETE FROM {{T}} WHERE key_hash <> ? AND {{EXPIRED}} LIMIT ?`,
+		forever:   `'9999-12-31 00:00:00'`,
 	},
 	SQLite: {
 		now:        `CAST(unixepoch('subsec') * 1000000 AS INTEGER)`,
@@ -179,7 +211,8 @@ var dialects = map[Dialect]sqlDialect{
 		micros:     `%s`,
 		nowMicros:  `CAST(unixepoch('subsec') * 1000000 AS INTEGER)`,
 		onConflict: ` ON CONFLICT (consumer, key_hash) DO NOTHING`,
-		purge:      `DELETE FROM {{T}} WHERE (consumer, key_hash) IN (SELECT consumer, key_hash FROM {{T}} WHERE {{EXPIRED}} LIMIT ?) AND {{EXPIRED}}`,
+		purge:      `DELETE FROM {{T}} WHERE (consumer, key_hash) IN (SELECT consumer, key_hash FROM {{T}} WHERE key_hash <> ? AND {{EXPIRED}} LIMIT ?) AND {{EXPIRED}}`,
+		forever:    `253402214400000000`, // 9999-12-31 in Unix microseconds
 	},
 }
 
@@ -215,14 +248,16 @@ func newQueries(d Dialect, table string) (*queries, error) {
 		resolve:        `UPDATE {{T}} SET state = 'done', result = ?, lease_until = NULL, expires_at = ` + sd.plus + ` WHERE consumer = ? AND key_hash = ?`,
 		settle: `UPDATE {{T}} SET state = ?, result = ?, lease_until = NULL, expires_at = ` + sd.plus +
 			` WHERE consumer = ? AND key_hash = ? AND owner = ? AND state IN ('pending', 'uncertain')`,
-		release:              `DELETE FROM {{T}} WHERE consumer = ? AND key_hash = ? AND owner = ? AND state IN ('pending', 'uncertain')`,
-		extend:               `UPDATE {{T}} SET lease_until = ` + sd.plus + ` WHERE consumer = ? AND key_hash = ? AND owner = ? AND state = 'pending'`,
-		forget:               `DELETE FROM {{T}} WHERE consumer = ? AND key_hash = ?`,
-		purge:                strings.ReplaceAll(sd.purge, "{{EXPIRED}}", expired),
+		release: `DELETE FROM {{T}} WHERE consumer = ? AND key_hash = ? AND owner = ? AND state IN ('pending', 'uncertain')`,
+		extend:  `UPDATE {{T}} SET lease_until = ` + sd.plus + ` WHERE consumer = ? AND key_hash = ? AND owner = ? AND state = 'pending'`,
+		forget:  `DELETE FROM {{T}} WHERE consumer = ? AND key_hash = ?`,
+		purge:   strings.ReplaceAll(sd.purge, "{{EXPIRED}}", expired),
+		insertIdentity: `INSERT INTO {{T}} (consumer, key_hash, key_text, state, result, created_at, expires_at) VALUES (?, ?, '', 'done', ?, ` +
+			sd.now + `, ` + sd.forever + `)` + sd.onConflict,
 		insertIsConflictFree: sd.onConflict != "",
 	}
 	for _, p := range []*string{&q.insertDone, &q.insertPending, &q.selectLocked, &q.selectPlain, &q.reclaimDone,
-		&q.reclaimPending, &q.takeover, &q.setState, &q.resolve, &q.settle, &q.release, &q.extend, &q.forget, &q.purge} {
+		&q.reclaimPending, &q.takeover, &q.setState, &q.resolve, &q.settle, &q.release, &q.extend, &q.forget, &q.purge, &q.insertIdentity} {
 		*p = strings.ReplaceAll(*p, "{{T}}", table)
 		if sd.dollar {
 			*p = dollarPlaceholders(*p)

@@ -69,6 +69,22 @@
 // even before Purge deletes it; Purge works in bounded batches and never
 // touches a live lease.
 //
+// # Limits
+//
+// A retention is at least MinRetention (1m) and a lease at least MinLease
+// (1s): shorter ones would vanish into a store's clock resolution and switch
+// deduplication off, so NewConfig refuses them. Stores keep durations
+// rounded up to what they hold (microseconds in SQL, milliseconds for a
+// Redis TTL), never down. A lease is held at most Config.LeaseHoldLimit
+// after its claim (WithMaxLeaseHold, default DefaultMaxLeaseHold or the
+// lease if longer): Lease.Extend past it fails with ErrLeaseHoldExceeded, so
+// a stuck handler cannot keep its key from the others for ever, and no
+// InProgressError asks to wait longer. Keys are at most MaxKeyLen (1 MiB)
+// on every store; a longer one is an ErrInvalidMessage before any claim.
+// Fingerprints are stored as 67-byte digests (StoredFingerprint) whatever
+// their length; records written by older versions, which kept the caller's
+// bytes, compare as they did.
+//
 // # Errors
 //
 //	*InProgressError (ErrInProgress)  another worker holds a live lease   nak with RetryAfter
@@ -77,7 +93,9 @@
 //	ErrUncertain       at-most-once effect may or may not have happened dead-letter, alert
 //	ErrLeaseLost       our lease was taken over before we completed     log; effect may be doubled
 //	ErrPartialEffect   a Redis command failed after EXEC                dead-letter, alert
-//	ErrInvalidMessage  undecodable body or missing key field            dead-letter
+//	ErrInvalidMessage  undecodable body, missing key field, key too long dead-letter
+//	ErrKeyIdentityChanged  the consumer's keys changed meaning          nak, fix the deployment
+//	ErrLeaseHoldExceeded   Extend past the maximum hold                 the apply gives up
 //	anything else      transient (database down, timeout)               nak, retry
 //
 // Permanent reports the errors that must not be retried. Reject(err), from an
@@ -94,6 +112,20 @@
 // keys into one. A fingerprint (FingerprintBuilder) summarises the fields that
 // must agree between deliveries; a duplicate with a different fingerprint is
 // ErrKeyConflict — two different messages share a business key.
+//
+// # Key identities
+//
+// WithKeyIdentity (idemgen writes it into generated handlers) names what a
+// consumer's keys mean. The first claim of each consumer through a store
+// records it in a reserved record of the consumer — the record of the empty
+// key, which no claim can use — or checks it against the one recorded:
+// another identity is *KeyIdentityError (ErrKeyIdentityChanged, not
+// permanent), since every message handled under the old keys would look
+// fresh and run its effect again. A positive answer is kept for the life of
+// the store, so the check costs one round trip per consumer and process.
+// The record never expires and Purge never deletes it; operators read it
+// with Store.KeyIdentity and reset it with Store.ForgetKeyIdentity (see
+// IdentityRecordKey for where it lives).
 //
 // Every decision reaches an Observer (WithObserver; NewSlogObserver logs them).
 package guard

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"time"
+	"unicode/utf8"
 )
 
 // Errors returned by stores and generated handlers. Test them with errors.Is;
@@ -38,7 +39,39 @@ var (
 	// permanent: the message waits (nak) until the deployment is fixed or the
 	// consumer moves to a new namespace (key_version in the spec).
 	ErrKeyIdentityChanged = errors.New("guard: key identity of the consumer changed")
+	// ErrLeaseHoldExceeded: Lease.Extend would hold the key longer after its
+	// claim than the maximum lease hold (WithMaxLeaseHold). The lease is
+	// unchanged and runs out at its current end; the apply should give up
+	// (its error releases, keeps or marks the key by the usual rules). Not
+	// permanent.
+	ErrLeaseHoldExceeded = errors.New("guard: lease held longer than the maximum lease hold")
 )
+
+// KeyIdentityError is the error of a claim whose consumer's key identity
+// (WithKeyIdentity) differs from the one recorded for the consumer, or whose
+// recorded identity cannot be read. errors.Is(err, ErrKeyIdentityChanged) is
+// true; it is not permanent: the message waits until the deployment is fixed.
+type KeyIdentityError struct {
+	Consumer   string
+	Recorded   string // the identity recorded for Consumer
+	Configured string // the identity this store was given
+	// Corrupt, when not empty, says why the identity record could not be
+	// read (Recorded is then what could be read of it).
+	Corrupt string
+}
+
+// Error implements error.
+func (e *KeyIdentityError) Error() string {
+	if e.Corrupt != "" {
+		return fmt.Sprintf("guard: consumer %s: the key identity record is corrupt (%s; it reads %q), configured identity %q: inspect it with KeyIdentity, reset it with ForgetKeyIdentity",
+			e.Consumer, e.Corrupt, e.Recorded, e.Configured)
+	}
+	return fmt.Sprintf("guard: consumer %s: key identity changed from %q (recorded) to %q (configured): its keys mean something else now, so every message handled before would run its effect again; deploy the recorded identity, move the consumer to a new namespace (key_version), or reset the record with ForgetKeyIdentity",
+		e.Consumer, e.Recorded, e.Configured)
+}
+
+// Is makes errors.Is(err, ErrKeyIdentityChanged) true.
+func (e *KeyIdentityError) Is(target error) bool { return target == ErrKeyIdentityChanged }
 
 // InProgressError is returned when another worker holds a live lease on the
 // key. errors.Is(err, ErrInProgress) is true.
@@ -145,4 +178,34 @@ func (e *stateError) Unwrap() []error {
 // errFor builds the error for sentinel with a stored reason or a live cause.
 func errFor(sentinel error, consumer, reason string, cause error) error {
 	return &stateError{sentinel: sentinel, consumer: consumer, reason: reason, cause: cause}
+}
+
+// MaxReasonLen is the longest failure reason a store keeps, in bytes: the
+// text of a Reject error, of Lease.Fail's reason, of a partial effect. A
+// longer one is cut at a character boundary and ends in "…", so that no
+// error text, however long, makes the record too large to write (MySQL's
+// result column and packet hold 16 MiB; a record that cannot be written
+// would be redelivered for ever).
+const MaxReasonLen = 64 << 10
+
+// MaxResultLen is the longest result Lease.Complete (and Run, through
+// Lease.SetResult) stores, in bytes.
+const MaxResultLen = 1 << 20
+
+// ReasonText is err's text as a store keeps it as a failure reason: cut to
+// MaxReasonLen bytes. Stores call it.
+func ReasonText(err error) []byte {
+	if err == nil {
+		return nil
+	}
+	s := err.Error()
+	if len(s) <= MaxReasonLen {
+		return []byte(s)
+	}
+	const ellipsis = "…"
+	cut := MaxReasonLen - len(ellipsis)
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return []byte(s[:cut] + ellipsis)
 }

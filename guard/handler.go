@@ -7,7 +7,7 @@ import "context"
 // claim, apply, record. The broker adapters (guard/jetstreamguard,
 // guard/amqpguard, guard/kafkaguard, guard/watermillguard) take a Handler and
 // turn its answer into the broker's ack, nak, retry or dead-letter, by the
-// error table of DESIGN.md §5:
+// error table of the package doc:
 //
 //	(Applied or Duplicate, nil)   ack
 //	*InProgressError              retry after RetryAfter

@@ -67,6 +67,18 @@ func encodeTime(v time.Time) string { return v.UTC().Format(time.RFC3339Nano) }
 // KeyHash is the SHA-256 of an encoded key: the identity of a dedup record.
 func KeyHash(key string) [32]byte { return sha256.Sum256([]byte(key)) }
 
+// MaxKeyLen is the longest key, in bytes, that every store accepts. Longer
+// keys are refused before the claim with an error wrapping
+// ErrInvalidMessage. The narrowest column is MySQL's key_text, a MEDIUMTEXT
+// of 16 MiB − 1 bytes, which holds the key made valid UTF-8 (each invalid
+// byte becomes U+FFFD, three bytes): 5,592,405 key bytes at most. The limit
+// is set well below that, at 1 MiB, so that a claim's statement (the key
+// text three times over, at worst) also fits MySQL 5.7's default
+// max_allowed_packet of 4 MiB. Redis keys are "<prefix>:<consumer>:<hex
+// SHA-256 of the key>" whatever the key's length, and the key's text is a
+// field of the record's hash, which holds 512 MB.
+const MaxKeyLen = 1 << 20
+
 // ErrEmptyKey is returned by stores for an empty key. It wraps
 // ErrInvalidMessage, so it is permanent.
 var ErrEmptyKey = fmt.Errorf("%w: empty key", ErrInvalidMessage)
@@ -153,11 +165,60 @@ func (f *FingerprintBuilder) Sum() []byte {
 	return hex.AppendEncode(out, sum[:])
 }
 
+// fingerprintLen is the length of every fingerprint a store writes: "v1:"
+// or "h1:" and 64 lowercase hex digits.
+const fingerprintLen = 3 + 2*sha256.Size
+
+// StoredFingerprint is the form in which every store keeps the fingerprint
+// fp: nil for an empty fp (no fingerprint); fp itself when it already is a
+// digest of FingerprintBuilder ("v1:" and 64 lowercase hex digits); any
+// other fp, whatever its length, as "h1:" and the hex SHA-256 of its bytes.
+// So a stored fingerprint is always 67 bytes and fits every store's column
+// (MySQL's is VARBINARY(255)), and the fingerprints of generated handlers
+// are stored as they were before. Stores call it; comparisons go through
+// DecideClaim, which also accepts records written by older versions.
+func StoredFingerprint(fp []byte) []byte {
+	switch {
+	case len(fp) == 0:
+		return nil
+	case isDigest(fp, "v1:"):
+		return fp
+	}
+	sum := sha256.Sum256(fp)
+	out := make([]byte, 0, fingerprintLen)
+	out = append(out, "h1:"...)
+	return hex.AppendEncode(out, sum[:])
+}
+
+// isDigest reports whether b is prefix and 64 lowercase hex digits.
+func isDigest(b []byte, prefix string) bool {
+	if len(b) != fingerprintLen || string(b[:3]) != prefix {
+		return false
+	}
+	for _, c := range b[3:] {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
 // sameFingerprint reports whether a presented fingerprint matches the stored
 // one. An empty fingerprint on either side matches anything: callers that do
-// not fingerprint are never in conflict.
+// not fingerprint are never in conflict. A stored fingerprint in the stored
+// form (StoredFingerprint) is compared with the presented one's stored form;
+// any other stored value was written by an older version, which kept the
+// caller's bytes as they were, and is compared with those bytes. A stored
+// value cut short (by a column too narrow, or by hand) so matches nothing:
+// the key is a conflict, never a duplicate of a message it cannot vouch for.
 func sameFingerprint(stored, presented []byte) bool {
-	return len(stored) == 0 || len(presented) == 0 || string(stored) == string(presented)
+	switch {
+	case len(stored) == 0 || len(presented) == 0:
+		return true
+	case isDigest(stored, "v1:") || isDigest(stored, "h1:"):
+		return string(stored) == string(StoredFingerprint(presented))
+	}
+	return string(stored) == string(presented)
 }
 
 // ProviderKey is the idempotency key handed to an external provider for a

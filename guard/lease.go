@@ -36,9 +36,10 @@ type LeaseInfo struct {
 	Duration time.Duration // the lease's length, for an acquired claim
 	Takeover bool          // the lease was taken over from an expired owner
 	Config   Config        // the claim's options (observer, delivery, on_error)
+	Started  time.Time     // when the claim began, for Event.Claim; zero: not measured
 }
 
-// Lease is a claim on a key for an external effect (DESIGN.md §5). It is
+// Lease is a claim on a key for an external effect (see the package doc). It is
 // returned by Claim: when Outcome is Duplicate the effect ran before and the
 // lease holds nothing but the stored Result; when it is Applied the caller
 // holds the key until the lease runs out and must end it with exactly one of
@@ -52,6 +53,7 @@ type Lease struct {
 	outcome  Outcome
 	takeover bool
 	started  time.Time
+	claimed  time.Duration // Event.Claim of the lease's end
 
 	mu     sync.Mutex
 	until  time.Time
@@ -72,6 +74,7 @@ func NewLease(b LeaseBackend, info LeaseInfo) *Lease {
 		outcome:  info.Outcome,
 		takeover: info.Takeover,
 		started:  now,
+		claimed:  since(info.Started, now),
 		until:    now.Add(info.Duration),
 		result:   info.Result,
 		ended:    info.Outcome != Applied,
@@ -131,7 +134,20 @@ func (l *Lease) Until() time.Time {
 	return l.until
 }
 
-var errNotHeld = errors.New("guard: lease is not held")
+var (
+	errNotHeld       = errors.New("guard: lease is not held")
+	errResultTooLong = errors.New("guard: result too long")
+)
+
+// ValidateResult checks a result a store is to keep (Lease.Complete,
+// Store.Resolve): at most MaxResultLen bytes. Stores call it.
+func ValidateResult(consumer string, result []byte) error {
+	if len(result) > MaxResultLen {
+		return fmt.Errorf("%w: consumer %s: result of %d bytes is longer than the maximum of %d (guard.MaxResultLen)",
+			errResultTooLong, consumer, len(result), MaxResultLen)
+	}
+	return nil
+}
 
 func (l *Lease) begin() error {
 	l.mu.Lock()
@@ -161,17 +177,23 @@ func (l *Lease) end(err error) {
 }
 
 func (l *Lease) observe(d Decision, err error) {
+	held := time.Since(l.started) // a lease's effect is the time it was held
 	l.cfg.Observer.Observe(context.Background(), Event{
-		Decision: d, Consumer: l.consumer, Key: l.key, Err: err, Duration: time.Since(l.started),
+		Decision: d, Consumer: l.consumer, Key: l.key, Err: err, Duration: held,
+		Claim: l.claimed, Effect: held,
 	})
 }
 
 // Complete records the effect as done with an optional result that later
-// duplicates can read. It fails with ErrLeaseLost when the lease was taken
-// over (or the key resolved or forgotten) meanwhile.
+// duplicates can read, of at most MaxResultLen bytes (a longer one is
+// refused and the lease stays held). It fails with ErrLeaseLost when the
+// lease was taken over (or the key resolved or forgotten) meanwhile.
 func (l *Lease) Complete(ctx context.Context, result []byte) error {
 	if err := l.begin(); err != nil {
 		return err
+	}
+	if err := ValidateResult(l.consumer, result); err != nil {
+		return err // refused before the store, which might not hold it: the lease stays held
 	}
 	err := l.backend.Settle(ctx, l, StateDone, result)
 	l.end(err)
@@ -194,7 +216,7 @@ func (l *Lease) settleError(ctx context.Context, state State, reason error) erro
 	}
 	var text []byte
 	if reason != nil {
-		text = []byte(reason.Error())
+		text = ReasonText(reason)
 	}
 	err := l.backend.Settle(ctx, l, state, text)
 	l.end(err)
@@ -223,14 +245,23 @@ func (l *Lease) Release(ctx context.Context) error {
 }
 
 // Extend moves the end of the lease to d from now (store clock), for effects
-// that run longer than the lease. It fails with ErrLeaseLost when the lease
-// was taken over.
+// that run longer than the lease. d is at least MinLease. It fails with
+// ErrLeaseLost when the lease was taken over, and with ErrLeaseHoldExceeded,
+// leaving the lease as it was, when the lease would then end later after its
+// claim than Config.LeaseHoldLimit (WithMaxLeaseHold): measured on the local
+// monotonic clock from the moment Claim returned, so a handler stuck in a
+// loop of extensions cannot hold its key for ever.
 func (l *Lease) Extend(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return fmt.Errorf("guard: lease extension must be positive, got %s", d)
+	if d < MinLease {
+		return fmt.Errorf("guard: lease extension %s is below the minimum of %s", d, MinLease)
 	}
 	if err := l.begin(); err != nil {
 		return err
+	}
+	limit := l.cfg.LeaseHoldLimit()
+	if held := time.Since(l.started); d > limit-held { // not held+d > limit: that overflows for a huge d
+		return fmt.Errorf("%w: consumer %s: the lease was claimed %s ago; extending it by %s would pass the maximum hold of %s (WithMaxLeaseHold)",
+			ErrLeaseHoldExceeded, l.consumer, held.Round(time.Millisecond), d, limit)
 	}
 	err := l.backend.Extend(ctx, l, d)
 	if err == nil {
@@ -249,8 +280,10 @@ func (l *Lease) Extend(ctx context.Context, d time.Duration) error {
 const settleTimeout = 10 * time.Second
 
 // RunLease runs apply under the acquired lease l and records its outcome, as
-// every store's Run does (DESIGN.md §5):
-//   - apply returns nil: Complete with the result set by SetResult → Applied.
+// every store's Run does:
+//   - apply returns nil: Complete with the result set by SetResult → Applied;
+//     a result longer than MaxResultLen keeps the key failed instead (the
+//     effect ran and must not run again) → ErrFailed.
 //   - apply returns a Reject error, or on_error is keep: the key is failed → ErrFailed.
 //   - at-most-once and the error is not NotPerformed: the key is uncertain → ErrUncertain.
 //   - otherwise the claim is released and apply's error is returned (a retry runs again).
@@ -264,10 +297,21 @@ func RunLease(ctx context.Context, l *Lease, apply func(ctx context.Context, l *
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), settleTimeout)
 	defer cancel()
 	if err == nil {
-		if err := l.Complete(sctx, l.Result()); err != nil {
-			return 0, err
+		cerr := l.Complete(sctx, l.Result())
+		if cerr == nil {
+			return Applied, nil
 		}
-		return Applied, nil
+		if !errors.Is(cerr, errResultTooLong) {
+			return 0, cerr
+		}
+		// The effect happened but its result cannot be kept. Failing the key
+		// records that it ran, so no redelivery runs it again; an operator
+		// who knows it succeeded resolves it.
+		err = fmt.Errorf("the effect ran, but its result was not recorded: %w", cerr)
+		if serr := l.settleError(sctx, StateFailed, err); serr != nil {
+			return 0, errors.Join(err, serr)
+		}
+		return 0, errFor(ErrFailed, l.consumer, "", err)
 	}
 	var (
 		sentinel error

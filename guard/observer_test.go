@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -91,5 +92,24 @@ func TestObserverFunc(t *testing.T) {
 	guard.ObserverFunc(func(_ context.Context, e guard.Event) { got = e }).Observe(context.Background(), guard.Event{Decision: guard.DecisionTakeover})
 	if got.Decision != guard.DecisionTakeover {
 		t.Errorf("ObserverFunc got %+v", got)
+	}
+}
+
+func TestSlogObserverCutsLongKeys(t *testing.T) {
+	for _, tt := range []struct {
+		key, want string
+	}{
+		{"v11:a", "v11:a"},
+		{strings.Repeat("k", 512), strings.Repeat("k", 512)},
+		{strings.Repeat("k", guard.MaxKeyLen), strings.Repeat("k", 512) + "… (1048576 bytes)"},
+	} {
+		h := &captureHandler{level: slog.LevelDebug}
+		guard.NewSlogObserver(slog.New(h)).Observe(context.Background(), guard.Event{Decision: guard.DecisionApplied, Consumer: "c", Key: tt.key})
+		if len(h.records) != 1 {
+			t.Fatalf("%d records", len(h.records))
+		}
+		if got := attrs(h.records[0])["key"].String(); got != tt.want {
+			t.Errorf("logged key of %d bytes for a key of %d, want %d", len(got), len(tt.key), len(tt.want))
+		}
 	}
 }

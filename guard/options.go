@@ -55,7 +55,25 @@ const (
 	DefaultMaxRetries = 10
 	// DefaultPurgeBatch is how many rows Purge deletes per statement.
 	DefaultPurgeBatch = 1000
+	// DefaultMaxLeaseHold is how long a lease may be held, from its claim
+	// through every Lease.Extend, unless WithMaxLeaseHold says otherwise
+	// (or the lease itself is longer).
+	DefaultMaxLeaseHold = time.Hour
 )
+
+// The shortest durations a store accepts. A shorter retention or lease
+// would be cut to nothing by a store's clock resolution, and every
+// duplicate would run its effect again; NewConfig refuses them.
+const (
+	// MinRetention is the shortest retention (WithRetention).
+	MinRetention = time.Minute
+	// MinLease is the shortest lease (WithLease), lease extension
+	// (Lease.Extend) and maximum lease hold (WithMaxLeaseHold).
+	MinLease = time.Second
+)
+
+// MaxKeyIdentityLen is the longest key identity (WithKeyIdentity), in bytes.
+const MaxKeyIdentityLen = 1024
 
 // Config is the resolved set of options of a store or handler. Stores build
 // it with NewConfig; applications pass Options.
@@ -71,18 +89,43 @@ type Config struct {
 	// KeyIdentity describes what a consumer's keys mean (WithKeyIdentity);
 	// empty means unchecked.
 	KeyIdentity string
+	// MaxLeaseHold bounds how long a lease may be held from its claim,
+	// extensions included (WithMaxLeaseHold); 0 means DefaultMaxLeaseHold,
+	// or the lease when that is longer (see LeaseHoldLimit).
+	MaxLeaseHold time.Duration
+}
+
+// LeaseHoldLimit is how long a lease of c may be held from its claim,
+// extensions included: MaxLeaseHold when set, else DefaultMaxLeaseHold or
+// the lease, whichever is longer.
+func (c Config) LeaseHoldLimit() time.Duration {
+	if c.MaxLeaseHold > 0 {
+		return c.MaxLeaseHold
+	}
+	return max(DefaultMaxLeaseHold, c.Lease)
 }
 
 // Option changes a Config.
 type Option func(*Config)
 
 // WithRetention sets how long a dedup record is kept; a redelivery after that
-// runs the effect again. Default 168h.
+// runs the effect again. Default 168h; at least MinRetention. Stores keep it
+// rounded up to their clock's resolution (a microsecond in SQL, a
+// millisecond in Redis), never down.
 func WithRetention(d time.Duration) Option { return func(c *Config) { c.Retention = d } }
 
 // WithLease sets how long an external claim blocks duplicates before it may be
-// taken over (or turned uncertain). Default 30s.
+// taken over (or turned uncertain). Default 30s; at least MinLease, rounded
+// up like the retention.
 func WithLease(d time.Duration) Option { return func(c *Config) { c.Lease = d } }
+
+// WithMaxLeaseHold bounds how long one owner may hold a lease, from its
+// claim through every Lease.Extend: an extension that would end the lease
+// later than d after the claim fails with ErrLeaseHoldExceeded, so a stuck
+// handler that keeps extending cannot keep its key from the others for
+// ever. Default DefaultMaxLeaseHold (or the lease, when longer); at least
+// the lease and MinLease.
+func WithMaxLeaseHold(d time.Duration) Option { return func(c *Config) { c.MaxLeaseHold = d } }
 
 // WithDelivery chooses at-least-once (default) or at-most-once for external effects.
 func WithDelivery(d Delivery) Option { return func(c *Config) { c.Delivery = d } }
@@ -109,6 +152,10 @@ func WithPurgeBatch(n int) Option { return func(c *Config) { c.PurgeBatch = n } 
 // into every generated handler. A store refuses to claim for a consumer whose
 // recorded identity differs (ErrKeyIdentityChanged), since every message
 // handled under the old keys would then look fresh and run its effect again.
+// The first claim of the consumer through a store (Do, Claim, Run) records
+// the identity when none is, and the store remembers a match for its life;
+// see the package documentation on key identities. Empty: not checked. At
+// most MaxKeyIdentityLen bytes.
 func WithKeyIdentity(identity string) Option {
 	return func(c *Config) { c.KeyIdentity = identity }
 }
@@ -133,12 +180,18 @@ func NewConfig(opts ...Option) (Config, error) {
 		c.Observer = nopObserver{}
 	}
 	switch {
-	case c.Retention <= 0:
-		return c, fmt.Errorf("guard: retention must be positive, got %s", c.Retention)
-	case c.Lease <= 0:
-		return c, fmt.Errorf("guard: lease must be positive, got %s", c.Lease)
+	case c.Retention < MinRetention:
+		return c, fmt.Errorf("guard: retention %s is below the minimum of %s", c.Retention, MinRetention)
+	case c.Lease < MinLease:
+		return c, fmt.Errorf("guard: lease %s is below the minimum of %s", c.Lease, MinLease)
 	case c.Lease > c.Retention:
 		return c, fmt.Errorf("guard: lease %s is longer than retention %s", c.Lease, c.Retention)
+	case c.MaxLeaseHold < 0 || (c.MaxLeaseHold > 0 && c.MaxLeaseHold < MinLease):
+		return c, fmt.Errorf("guard: maximum lease hold %s is below the minimum of %s", c.MaxLeaseHold, MinLease)
+	case c.MaxLeaseHold > 0 && c.MaxLeaseHold < c.Lease:
+		return c, fmt.Errorf("guard: lease %s is longer than the maximum lease hold %s (WithMaxLeaseHold)", c.Lease, c.MaxLeaseHold)
+	case len(c.KeyIdentity) > MaxKeyIdentityLen:
+		return c, fmt.Errorf("guard: key identity of %d bytes is longer than the maximum of %d", len(c.KeyIdentity), MaxKeyIdentityLen)
 	case c.Delivery != AtLeastOnce && c.Delivery != AtMostOnce:
 		return c, fmt.Errorf("guard: unknown delivery %d", c.Delivery)
 	case c.OnError != Release && c.OnError != Keep:

@@ -25,11 +25,19 @@ func TestNewConfigValidation(t *testing.T) {
 		opts []guard.Option
 		want string // in the message
 	}{
-		{"zero retention", []guard.Option{guard.WithRetention(0)}, "retention"},
-		{"negative retention", []guard.Option{guard.WithRetention(-time.Second)}, "retention"},
-		{"zero lease", []guard.Option{guard.WithLease(0)}, "lease"},
-		{"negative lease", []guard.Option{guard.WithLease(-1)}, "lease"},
+		{"zero retention", []guard.Option{guard.WithRetention(0)}, "retention 0s is below the minimum of 1m0s"},
+		{"negative retention", []guard.Option{guard.WithRetention(-time.Second)}, "retention -1s is below the minimum of 1m0s"},
+		{"retention below a microsecond", []guard.Option{guard.WithRetention(168)}, "guard: retention 168ns is below the minimum of 1m0s"},
+		{"retention just below the minimum", []guard.Option{guard.WithRetention(guard.MinRetention - 1)}, "below the minimum of 1m0s"},
+		{"zero lease", []guard.Option{guard.WithLease(0)}, "lease 0s is below the minimum of 1s"},
+		{"negative lease", []guard.Option{guard.WithLease(-1)}, "lease -1ns is below the minimum of 1s"},
+		{"lease of 5ms", []guard.Option{guard.WithLease(5 * time.Millisecond)}, "guard: lease 5ms is below the minimum of 1s"},
+		{"lease just below the minimum", []guard.Option{guard.WithLease(guard.MinLease - 1)}, "below the minimum of 1s"},
 		{"lease longer than retention", []guard.Option{guard.WithRetention(time.Minute), guard.WithLease(2 * time.Minute)}, "retention"},
+		{"max lease hold below the lease", []guard.Option{guard.WithLease(time.Minute), guard.WithMaxLeaseHold(30 * time.Second)}, "longer than the maximum lease hold"},
+		{"max lease hold below the minimum", []guard.Option{guard.WithMaxLeaseHold(time.Millisecond)}, "maximum lease hold 1ms is below the minimum of 1s"},
+		{"negative max lease hold", []guard.Option{guard.WithMaxLeaseHold(-time.Hour)}, "maximum lease hold"},
+		{"key identity too long", []guard.Option{guard.WithKeyIdentity(strings.Repeat("i", guard.MaxKeyIdentityLen+1))}, "key identity of 1025 bytes"},
 		{"unknown delivery", []guard.Option{guard.WithDelivery(guard.Delivery(7))}, "delivery"},
 		{"unknown on_error", []guard.Option{guard.WithOnError(guard.OnError(9))}, "on_error"},
 		{"empty table", []guard.Option{guard.WithTable("")}, "table"},
@@ -56,6 +64,9 @@ func TestNewConfigValidation(t *testing.T) {
 		{guard.WithTable("_keys2")},
 		{guard.WithMaxRetries(0)},
 		{guard.WithRetention(time.Minute), guard.WithLease(time.Minute)},
+		{guard.WithRetention(guard.MinRetention), guard.WithLease(guard.MinLease)},
+		{guard.WithLease(2 * time.Hour), guard.WithMaxLeaseHold(2 * time.Hour)},
+		{guard.WithKeyIdentity(strings.Repeat("i", guard.MaxKeyIdentityLen))},
 		{guard.WithDelivery(guard.AtMostOnce), guard.WithOnError(guard.Keep), guard.WithPurgeBatch(1)},
 	}
 	for _, opts := range good {
@@ -124,5 +135,25 @@ func TestTableSQL(t *testing.T) {
 	}
 	if _, err := guard.CreateTableSQL(guard.Dialect(9), "k"); err == nil {
 		t.Error("CreateTableSQL of an unknown dialect = nil error")
+	}
+}
+
+func TestLeaseHoldLimit(t *testing.T) {
+	for _, tt := range []struct {
+		opts []guard.Option
+		want time.Duration
+	}{
+		{nil, guard.DefaultMaxLeaseHold},
+		{[]guard.Option{guard.WithLease(3 * time.Hour)}, 3 * time.Hour},
+		{[]guard.Option{guard.WithMaxLeaseHold(5 * time.Minute)}, 5 * time.Minute},
+		{[]guard.Option{guard.WithLease(time.Minute), guard.WithMaxLeaseHold(time.Minute)}, time.Minute},
+	} {
+		c, err := guard.NewConfig(tt.opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := c.LeaseHoldLimit(); got != tt.want {
+			t.Errorf("LeaseHoldLimit = %s, want %s", got, tt.want)
+		}
 	}
 }

@@ -29,7 +29,7 @@ func (o Outcome) String() string {
 // State is the state of a dedup record.
 type State string
 
-// The states of a dedup record (DESIGN.md §5). An absent or expired record
+// The states of a dedup record (the package doc's state table). An absent or expired record
 // has no state.
 const (
 	// StatePending: a lease is held (or was, if it expired) and the effect may be running.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Record is a dedup record as operators see it (Store.Inspect).
@@ -32,7 +33,7 @@ func (r *Record) Expired(now time.Time) bool {
 }
 
 // Action is what a claim does with the record it found, by the state table of
-// DESIGN.md §5. Stores call DecideClaim and carry the action out atomically.
+// the package doc. Stores call DecideClaim and carry the action out atomically.
 type Action int
 
 // The actions of DecideClaim.
@@ -110,7 +111,11 @@ func (c Config) Refuse(ctx context.Context, consumer, key string, v Verdict, rec
 	case ActUncertain, ActMarkUncertain:
 		d, err = DecisionUncertain, errFor(ErrUncertain, consumer, reason(rec), nil)
 	case ActInProgress:
-		d, err = DecisionInProgress, &InProgressError{Consumer: consumer, RetryAfter: v.RetryAfter}
+		// A lease cannot be held longer than the hold limit, so no wait is
+		// longer; a record whose lease ends further out (written by hand, or
+		// under a clock gone wrong) must not make a broker hold the message
+		// for years.
+		d, err = DecisionInProgress, &InProgressError{Consumer: consumer, RetryAfter: min(v.RetryAfter, c.LeaseHoldLimit())}
 	default:
 		return 0, fmt.Errorf("guard: internal error: refuse called with action %d", v.Action)
 	}
@@ -126,9 +131,26 @@ func reason(rec *Record) string {
 }
 
 // ValidateClaim checks the consumer and key every store method receives.
-// An empty key is ErrEmptyKey (an invalid message); a bad consumer name is a
-// programming error.
+// An empty key is ErrEmptyKey and a key longer than MaxKeyLen an error
+// naming the consumer and the length, both wrapping ErrInvalidMessage; a
+// bad consumer name is a programming error (ValidateConsumer).
 func ValidateClaim(consumer, key string) error {
+	if err := ValidateConsumer(consumer); err != nil {
+		return err
+	}
+	switch {
+	case key == "":
+		return ErrEmptyKey
+	case len(key) > MaxKeyLen:
+		return fmt.Errorf("%w: consumer %s: key of %d bytes is longer than the maximum of %d (guard.MaxKeyLen)", ErrInvalidMessage, consumer, len(key), MaxKeyLen)
+	}
+	return nil
+}
+
+// ValidateConsumer checks a consumer name: not empty, at most 191 bytes
+// (MySQL's consumer column), valid UTF-8 without NUL bytes (PostgreSQL's
+// text column).
+func ValidateConsumer(consumer string) error {
 	switch {
 	case consumer == "":
 		return errors.New("guard: empty consumer name")
@@ -136,8 +158,9 @@ func ValidateClaim(consumer, key string) error {
 		return fmt.Errorf("guard: consumer name longer than 191 bytes: %.32q…", consumer)
 	case strings.IndexByte(consumer, 0) >= 0:
 		return fmt.Errorf("guard: consumer name %q contains a NUL byte", consumer)
-	case key == "":
-		return ErrEmptyKey
+	case !utf8.ValidString(consumer):
+		// PostgreSQL's text column refuses it: every claim would fail.
+		return fmt.Errorf("guard: consumer name %q is not valid UTF-8", consumer)
 	}
 	return nil
 }

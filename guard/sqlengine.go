@@ -43,6 +43,7 @@ type SQLEngine struct {
 	dialect Dialect
 	cfg     Config
 	q       *queries
+	ids     *KeyIdentityCache // shared with the engine's With views
 }
 
 // NewSQLEngine returns the engine for b in dialect d.
@@ -55,7 +56,7 @@ func NewSQLEngine(b SQLBackend, d Dialect, opts ...Option) (*SQLEngine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &SQLEngine{b: b, dialect: d, cfg: cfg, q: q}, nil
+	return &SQLEngine{b: b, dialect: d, cfg: cfg, q: q, ids: NewKeyIdentityCache()}, nil
 }
 
 // Config returns the store's resolved options.
@@ -75,7 +76,7 @@ func (e *SQLEngine) With(opts ...Option) (*SQLEngine, error) {
 			return nil, err
 		}
 	}
-	return &SQLEngine{b: e.b, dialect: e.dialect, cfg: cfg, q: q}, nil
+	return &SQLEngine{b: e.b, dialect: e.dialect, cfg: cfg, q: q, ids: e.ids}, nil
 }
 
 // Dialect returns the store's dialect.
@@ -97,7 +98,9 @@ func (e *SQLEngine) CreateTable(ctx context.Context) error {
 	return nil
 }
 
-func us(d time.Duration) int64 { return d.Microseconds() }
+// us is d in microseconds, the resolution of every SQL store's clock,
+// rounded up: a duration is never shortened (d > 0 by NewConfig).
+func us(d time.Duration) int64 { return int64((d-1)/time.Microsecond) + 1 }
 
 // errVanished: the row we conflicted with was deleted before we could lock it
 // (released, forgotten or purged); the claim is simply tried again.
@@ -167,8 +170,8 @@ func uniqueViolation(err error) bool {
 func (e *SQLEngine) claim(ctx context.Context, tx SQLExecer, consumer, key string, h []byte, fp []byte, state State, owner string, lease time.Duration) (Verdict, *Record, error) {
 	kt := keyText(key)
 	var fpArg any
-	if len(fp) > 0 {
-		fpArg = fp
+	if stored := StoredFingerprint(fp); stored != nil {
+		fpArg = stored
 	}
 	var args []any
 	insert := e.q.insertDone
@@ -226,6 +229,15 @@ type readRecord struct {
 }
 
 func (e *SQLEngine) read(ctx context.Context, x SQLExecer, query, consumer string, h []byte) (*readRecord, error) {
+	r, err := e.scan(ctx, x, query, consumer, h)
+	if err == nil && r != nil && !r.State.valid() {
+		return nil, fmt.Errorf("guard: %s record has unknown state %q", consumer, r.State)
+	}
+	return r, err
+}
+
+// scan reads a record as it is stored, whatever its state.
+func (e *SQLEngine) scan(ctx context.Context, x SQLExecer, query, consumer string, h []byte) (*readRecord, error) {
 	var (
 		state, owner                sql.NullString
 		fp, result                  []byte
@@ -246,20 +258,17 @@ func (e *SQLEngine) read(ctx context.Context, x SQLExecer, query, consumer strin
 	if leaseUntil.Valid {
 		r.LeaseUntil = time.UnixMicro(leaseUntil.Int64)
 	}
-	if !r.State.valid() {
-		return nil, fmt.Errorf("guard: %s record has unknown state %q", consumer, r.State)
-	}
 	return r, nil
 }
 
-// Do runs a transactional effect (DESIGN.md §5): in one transaction it claims
+// Do runs a transactional effect (see the package doc): in one transaction it claims
 // the key (the first statement), runs apply, and commits both or neither.
 // Serialization failures and deadlocks retry the whole transaction, so apply
 // may run more than once but commits at most once; it must do all its work
 // through the transaction it is given.
 //
-// apply's Reject error keeps the key as failed. Departing from DESIGN.md,
-// which rolls back to a savepoint taken after the claim, the store rolls the
+// apply's Reject error keeps the key as failed. Rather than roll back to a
+// savepoint taken after the claim, the store rolls the
 // whole transaction back and records the failure in a second, short
 // transaction: a savepoint costs every message a round trip (about 10% of
 // throughput on PostgreSQL, see BENCHMARKS.md) to save work on rare
@@ -267,15 +276,22 @@ func (e *SQLEngine) read(ctx context.Context, x SQLExecer, query, consumer strin
 // run apply itself; the record then holds its outcome (done or failed), which
 // is what this delivery answers.
 func (e *SQLEngine) Do(ctx context.Context, consumer, key string, fp []byte, apply func(ctx context.Context, tx SQLTx) error) (Outcome, error) {
-	if err := ValidateClaim(consumer, key); err != nil {
+	if err := e.startClaim(ctx, consumer, key); err != nil {
 		return 0, err
 	}
 	start := time.Now()
 	h := KeyHash(key)
-	var rejected error
+	var (
+		rejected        error
+		claimed, effect time.Duration // Event.Claim and Event.Effect of the attempt that commits
+	)
 	out, refused, err := e.transact(ctx, consumer, key, h[:], fp, StateDone, func(tx SQLTx) (bool, error) {
 		rejected = nil
-		if err := apply(ctx, tx); err != nil {
+		claimed = time.Since(start)
+		applyStart := time.Now()
+		err := apply(ctx, tx)
+		effect = time.Since(applyStart)
+		if err != nil {
 			if IsRejected(err) {
 				rejected = err
 				return false, nil
@@ -290,7 +306,8 @@ func (e *SQLEngine) Do(ctx context.Context, consumer, key string, fp []byte, app
 	case err != nil || refused:
 		return out, err
 	}
-	e.cfg.Observer.Observe(ctx, Event{Decision: DecisionApplied, Consumer: consumer, Key: key, Duration: time.Since(start)})
+	e.cfg.Observer.Observe(ctx, Event{Decision: DecisionApplied, Consumer: consumer, Key: key, Duration: time.Since(start),
+		Claim: claimed, Effect: effect})
 	return Applied, nil
 }
 
@@ -298,7 +315,7 @@ func (e *SQLEngine) Do(ctx context.Context, consumer, key string, fp []byte, app
 // rejection as its reason, unless another delivery recorded an outcome first.
 func (e *SQLEngine) reject(ctx context.Context, consumer, key string, h, fp []byte, rejected error, start time.Time) (Outcome, error) {
 	out, refused, err := e.transact(ctx, consumer, key, h, fp, StateFailed, func(tx SQLTx) (bool, error) {
-		if _, err := tx.Exec(ctx, e.q.setState, string(StateFailed), []byte(rejected.Error()), consumer, h); err != nil {
+		if _, err := tx.Exec(ctx, e.q.setState, string(StateFailed), ReasonText(rejected), consumer, h); err != nil {
 			return false, fmt.Errorf("guard: mark %s failed: %w", consumer, err)
 		}
 		return true, nil
@@ -317,6 +334,7 @@ func (e *SQLEngine) reject(ctx context.Context, consumer, key string, h, fp []by
 // A refused claim rolls back, except an uncertain mark it made, and answers
 // through Refuse (refused is true).
 func (e *SQLEngine) transact(ctx context.Context, consumer, key string, h, fp []byte, state State, then func(tx SQLTx) (commit bool, err error)) (out Outcome, refused bool, err error) {
+	begun := time.Now() // for Event.Claim of a refusal
 	err = e.retry(ctx, consumer, key, func() error {
 		out, refused = 0, false
 		tx, err := e.b.Begin(ctx)
@@ -347,7 +365,7 @@ func (e *SQLEngine) transact(ctx context.Context, consumer, key string, h, fp []
 				}
 			}
 			refused = true
-			out, err = e.cfg.Refuse(ctx, consumer, key, v, rec)
+			out, err = e.cfg.RefuseClaim(ctx, time.Since(begun), consumer, key, v, rec)
 			return err
 		}
 		ok, err := then(tx)
@@ -363,17 +381,18 @@ func (e *SQLEngine) transact(ctx context.Context, consumer, key string, h, fp []
 	return out, refused, err
 }
 
-// Claim claims key for an external effect (DESIGN.md §5). On success the
+// Claim claims key for an external effect (see the package doc). On success the
 // returned Lease's Outcome is Applied (the caller holds the key for the lease
 // and must Complete, Fail or Release it) or Duplicate (done before; its stored
 // Result is on the lease). A live lease of another owner is *InProgressError;
 // the other states give the errors of the error table.
 func (e *SQLEngine) Claim(ctx context.Context, consumer, key string, fp []byte) (*Lease, error) {
-	if err := ValidateClaim(consumer, key); err != nil {
+	if err := e.startClaim(ctx, consumer, key); err != nil {
 		return nil, err
 	}
 	h := KeyHash(key)
 	owner := NewOwnerToken()
+	started := time.Now() // for Event.Claim
 	var (
 		v   Verdict
 		rec *Record
@@ -399,12 +418,12 @@ func (e *SQLEngine) Claim(ctx context.Context, consumer, key string, fp []byte) 
 	if err != nil {
 		return nil, err
 	}
-	return e.leaseFor(ctx, consumer, key, owner, v, rec)
+	return e.leaseFor(ctx, consumer, key, owner, v, rec, started)
 }
 
 // leaseFor turns a claim's verdict into Claim's answer.
-func (e *SQLEngine) leaseFor(ctx context.Context, consumer, key, owner string, v Verdict, rec *Record) (*Lease, error) {
-	info := LeaseInfo{Consumer: consumer, Key: key, Owner: owner, Config: e.cfg, Duration: e.cfg.Lease}
+func (e *SQLEngine) leaseFor(ctx context.Context, consumer, key, owner string, v Verdict, rec *Record, started time.Time) (*Lease, error) {
+	info := LeaseInfo{Consumer: consumer, Key: key, Owner: owner, Config: e.cfg, Duration: e.cfg.Lease, Started: started}
 	return ClaimAnswer(ctx, e, info, v, rec)
 }
 
@@ -420,7 +439,7 @@ func ClaimAnswer(ctx context.Context, b LeaseBackend, info LeaseInfo, v Verdict,
 		}
 		return NewLease(b, info), nil
 	}
-	out, err := info.Config.Refuse(ctx, info.Consumer, info.Key, v, rec)
+	out, err := info.Config.RefuseClaim(ctx, since(info.Started, time.Now()), info.Consumer, info.Key, v, rec)
 	if err != nil {
 		return nil, err
 	}
@@ -493,6 +512,9 @@ func (e *SQLEngine) Resolve(ctx context.Context, consumer, key string, result []
 	if err := ValidateClaim(consumer, key); err != nil {
 		return err
 	}
+	if err := ValidateResult(consumer, result); err != nil {
+		return err
+	}
 	h := KeyHash(key)
 	return e.retry(ctx, consumer, key, func() error {
 		tx, err := e.b.Begin(ctx)
@@ -533,7 +555,7 @@ func (e *SQLEngine) Purge(ctx context.Context) (int64, error) {
 		var n int64
 		err := e.retry(ctx, "", "", func() error {
 			var err error
-			n, err = e.b.Exec(ctx, e.q.purge, e.cfg.PurgeBatch)
+			n, err = e.b.Exec(ctx, e.q.purge, identityHash[:], e.cfg.PurgeBatch)
 			return err
 		})
 		total += n
@@ -546,4 +568,87 @@ func (e *SQLEngine) Purge(ctx context.Context) (int64, error) {
 	}
 	e.cfg.Observer.Observe(ctx, Event{Decision: DecisionPurged, Count: total})
 	return total, nil
+}
+
+// identityHash is the key hash of the record holding a consumer's key
+// identity: that of the empty key, which no claim may use.
+var identityHash = KeyHash(IdentityRecordKey)
+
+// startClaim validates a claim and, the first time a consumer claims
+// through the engine, checks its key identity (WithKeyIdentity). It runs
+// before any transaction begins, on a connection of its own.
+func (e *SQLEngine) startClaim(ctx context.Context, consumer, key string) error {
+	if err := ValidateClaim(consumer, key); err != nil {
+		return err
+	}
+	id := e.cfg.KeyIdentity
+	if id == "" {
+		return nil
+	}
+	return e.ids.Check(ctx, e.cfg.Table, consumer, id, func(ctx context.Context) error {
+		return e.retry(ctx, consumer, "", func() error { return e.checkIdentity(ctx, consumer, id) })
+	})
+}
+
+// checkIdentity reads the identity record of consumer, records id when
+// there is none, and compares.
+func (e *SQLEngine) checkIdentity(ctx context.Context, consumer, id string) error {
+	r, err := e.scan(ctx, e.b, e.q.selectPlain, consumer, identityHash[:])
+	if err != nil {
+		return err
+	}
+	if r == nil {
+		n, err := e.b.Exec(ctx, e.q.insertIdentity, consumer, identityHash[:], []byte(id))
+		switch {
+		case err == nil && n == 1:
+			return nil // recorded
+		case err != nil && !uniqueViolation(err):
+			return fmt.Errorf("guard: record the key identity of %s: %w", consumer, err)
+		}
+		// Another process recorded one first: compare with it.
+		if r, err = e.scan(ctx, e.b, e.q.selectPlain, consumer, identityHash[:]); err != nil {
+			return err
+		}
+		if r == nil {
+			return errVanished // forgotten in between: try again
+		}
+	}
+	return CheckKeyIdentity(consumer, id, r.State, r.Result)
+}
+
+// KeyIdentity returns the key identity recorded for consumer (see
+// WithKeyIdentity), or "" when none is. A record the stores do not write
+// is an error wrapping ErrKeyIdentityChanged.
+func (e *SQLEngine) KeyIdentity(ctx context.Context, consumer string) (string, error) {
+	if err := ValidateConsumer(consumer); err != nil {
+		return "", err
+	}
+	r, err := e.scan(ctx, e.b, e.q.selectPlain, consumer, identityHash[:])
+	if err != nil || r == nil {
+		return "", err
+	}
+	if r.State != StateDone || len(r.Result) == 0 {
+		return string(r.Result), CheckKeyIdentity(consumer, "", r.State, r.Result)
+	}
+	return string(r.Result), nil
+}
+
+// ForgetKeyIdentity deletes the key identity recorded for consumer, so that
+// the next claim records the identity it is configured with: after a change
+// of the keys' meaning that an operator has dealt with (or a corrupt
+// record). It also forgets this store's check of the consumer; other
+// processes keep theirs until they restart.
+func (e *SQLEngine) ForgetKeyIdentity(ctx context.Context, consumer string) error {
+	if err := ValidateConsumer(consumer); err != nil {
+		return err
+	}
+	err := e.retry(ctx, consumer, "", func() error {
+		_, err := e.b.Exec(ctx, e.q.forget, consumer, identityHash[:])
+		return err
+	})
+	e.ids.Forget(e.cfg.Table, consumer)
+	if err != nil {
+		return fmt.Errorf("guard: forget the key identity of %s: %w", consumer, err)
+	}
+	return nil
 }

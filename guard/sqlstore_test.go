@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -209,6 +210,20 @@ func newSQLBackend(t testing.TB, db, admin *sql.DB, d guard.Dialect, opts []guar
 		}
 	})
 
+	tamper := guardtest.SQLTamper(func(ctx context.Context, query string, args ...any) (int64, error) {
+		res, err := admin.ExecContext(ctx, query, args...)
+		if err != nil {
+			return 0, err
+		}
+		return res.RowsAffected()
+	}, d, table)
+	return sqlBackendOn(t, db, d, table, counters, tamper, opts)
+}
+
+// sqlBackendOn builds a store with opts on the existing dedup table and
+// counters table.
+func sqlBackendOn(t testing.TB, db *sql.DB, d guard.Dialect, table string, counters counterSQL, tamper guardtest.Tamper, opts []guard.Option) guardtest.Backend {
+	t.Helper()
 	store, err := guard.NewSQLStore(db, d, append([]guard.Option{guard.WithTable(table)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
@@ -217,6 +232,10 @@ func newSQLBackend(t testing.TB, db, admin *sql.DB, d guard.Dialect, opts []guar
 		t.Fatalf("NewSQLStore: config %+v, dialect %s", store.Config(), store.Dialect())
 	}
 	return guardtest.Backend{
+		Tamper: tamper,
+		Clone: func(more ...guard.Option) guardtest.Backend {
+			return sqlBackendOn(t, db, d, table, counters, tamper, append(slices.Clip(opts), more...))
+		},
 		Store: store,
 		Do: func(ctx context.Context, consumer, key string, fp []byte, e guardtest.Effect) (guard.Outcome, error) {
 			return store.Do(ctx, consumer, key, fp, func(ctx context.Context, tx *sql.Tx) error {
@@ -266,13 +285,14 @@ func openDB(t *testing.T, d guard.Dialect) *sql.DB {
 
 // TestSQLStoreSingleConnection runs a store on a pool of one connection (a
 // common setting for SQLite): a transaction must never need a second
-// connection, or the first Do waits for itself forever.
+// connection, or the first Do waits for itself forever. The key identity
+// check of a first claim runs before the transaction, on the pool.
 func TestSQLStoreSingleConnection(t *testing.T) {
 	for _, d := range []guard.Dialect{guard.SQLite, guard.Postgres, guard.MySQL} {
 		t.Run(d.String(), func(t *testing.T) {
 			db := openDB(t, d)
 			db.SetMaxOpenConns(1)
-			b := newSQLBackend(t, db, db, d, nil)
+			b := newSQLBackend(t, db, db, d, []guard.Option{guard.WithKeyIdentity("v1 key=order_id")})
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
 			k := "v11:a"

@@ -18,7 +18,14 @@ type Store interface {
 	// Forget deletes the record of key, whatever its state.
 	Forget(ctx context.Context, consumer, key string) error
 	// Purge deletes expired records in bounded batches and returns how many.
+	// It never deletes a key identity record.
 	Purge(ctx context.Context) (int64, error)
+	// KeyIdentity returns the key identity recorded for consumer
+	// (WithKeyIdentity), or "" when none is.
+	KeyIdentity(ctx context.Context, consumer string) (string, error)
+	// ForgetKeyIdentity deletes the key identity recorded for consumer: the
+	// next claim records the one it is configured with.
+	ForgetKeyIdentity(ctx context.Context, consumer string) error
 	// Config returns the store's resolved options.
 	Config() Config
 }

@@ -1,25 +1,28 @@
 package spec
 
 import (
+	"errors"
 	"fmt"
-	"go/token"
-	"os"
+	"io/fs"
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
-	"unicode"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/idemkit/idem/spec/modfs"
 )
 
 // Load reads the spec file at path, validates it (Parse) and resolves any
 // message.type (Resolve). Problems in the spec are returned as an
-// ErrorList; a file that cannot be read gives the os error.
+// ErrorList; a file that cannot be read gives an *fs.PathError. The file is
+// read as package modfs reads: a regular file of at most modfs.MaxSpecSize
+// bytes, neither it nor a folder between its module's root and it a
+// symbolic link.
 func Load(path string) (*Spec, error) {
-	data, err := os.ReadFile(path)
+	data, err := modfs.ReadFileAt(path, modfs.MaxSpecSize)
 	if err != nil {
 		return nil, err
 	}
@@ -46,9 +49,12 @@ func Load(path string) (*Spec, error) {
 // calls) does the rest.
 func Parse(name string, data []byte) (*Spec, error) {
 	p := &parser{file: name}
+	if len(data) > modfs.MaxSpecSize {
+		return nil, ErrorList{{Pos: Position{File: name, Line: 1, Col: 1}, Msg: "the spec is larger than 1 MiB"}}
+	}
 	s := p.parse(data)
 	if len(p.errs) > 0 {
-		return nil, p.errs.sorted()
+		return nil, p.result()
 	}
 	return s, nil
 }
@@ -56,7 +62,7 @@ func Parse(name string, data []byte) (*Spec, error) {
 var (
 	topFields       = []string{"version", "package", "output", "sql_package", "dialect", "table", "migrations", "retention", "consumers"}
 	migrationFields = []string{"dir", "format", "version"}
-	consumerFields  = []string{"name", "topic", "message", "key", "fingerprint", "effect", "store", "lease", "delivery", "on_error", "retention", "hash_tag"}
+	consumerFields  = []string{"name", "topic", "message", "key", "key_version", "fingerprint", "effect", "store", "lease", "delivery", "on_error", "retention", "hash_tag"}
 	messageFields   = []string{"fields", "type"}
 
 	effects     = []string{EffectSQL, EffectRedis, EffectExternal}
@@ -67,17 +73,7 @@ var (
 	dialects    = []string{DialectPostgres, DialectMySQL, DialectSQLite}
 	formats     = []string{FormatGolangMigrate, FormatGoose, FormatPlain}
 	fieldTypes  = []string{TypeString, TypeInt, TypeInt32, TypeInt64, TypeUint32, TypeUint64, TypeBool, TypeFloat64, TypeTime, TypeBytes, TypeUUID}
-
-	packageName  = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
-	tableName    = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,62}$`)
-	consumerName = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
-	fieldName    = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
-	driveLetter  = regexp.MustCompile(`^[A-Za-z]:`)
 )
-
-// maxConsumerName is the longest consumer name: it is stored in the dedup
-// table's consumer column (VARBINARY(191) on MySQL).
-const maxConsumerName = 191
 
 // reservedFieldNames are the methods the generator defines on message
 // structs; a field with one of these Go names would not compile.
@@ -115,12 +111,7 @@ func (p *parser) parse(data []byte) *Spec {
 	if e, ok := m.get("package"); ok {
 		if v, ok := p.str(e.val, "package"); ok {
 			s.Package = v
-			switch {
-			case token.IsKeyword(v):
-				p.errorf(deref(e.val), "package", "%q is a Go keyword", v)
-			case !packageName.MatchString(v):
-				p.errorf(deref(e.val), "package", "%q is not a valid package name (lowercase letters, digits and _, starting with a letter)", v)
-			}
+			p.check(e.val, "package", badPackage(v))
 		}
 	} else {
 		p.missing(m, "package")
@@ -148,20 +139,16 @@ func (p *parser) parse(data []byte) *Spec {
 	if e, ok := m.get("table"); ok {
 		if v, ok := p.str(e.val, "table"); ok {
 			s.Table = v
-			if !tableName.MatchString(v) {
-				p.errorf(deref(e.val), "table", "%q is not a SQL identifier (letters, digits and _, not starting with a digit, at most 63 characters)", v)
-			}
+			p.check(e.val, "table", badTable(v))
 		}
 	}
 	if e, ok := m.get("migrations"); ok {
 		p.migrations(e.val, &s.Migrations)
 	}
-	retentionNode := (*yaml.Node)(nil)
 	retentionBad := false
 	if e, ok := m.get("retention"); ok {
-		if d, ok := p.duration(e.val, "retention"); ok {
+		if d, ok := p.durationAtLeast(e.val, "retention", MinRetention, "h"); ok {
 			s.Retention = d
-			retentionNode = deref(e.val)
 		} else {
 			retentionBad = true
 		}
@@ -174,6 +161,9 @@ func (p *parser) parse(data []byte) *Spec {
 				p.errorf(deref(e.val), "consumers", "list at least one consumer")
 			}
 			for i, n := range items {
+				if p.exhausted {
+					break
+				}
 				c, info := p.consumer(n, fmt.Sprintf("consumers[%d]", i))
 				s.Consumers = append(s.Consumers, c)
 				infos = append(infos, info)
@@ -185,7 +175,7 @@ func (p *parser) parse(data []byte) *Spec {
 
 	p.checkNames(s, infos)
 	p.checkDialect(s, m, dialectSet, dialectNode)
-	p.checkLeases(s, infos, retentionNode, retentionBad)
+	p.checkLeases(s, infos, retentionBad)
 	return s
 }
 
@@ -222,29 +212,20 @@ func (p *parser) checkDialect(s *Spec, root mapping, dialectSet bool, dialectNod
 }
 
 // checkLeases requires the lease of every external consumer to be shorter
-// than its retention. The error goes to the lease when the spec sets it,
-// else to the retention that is too short.
-func (p *parser) checkLeases(s *Spec, infos []consumerInfo, retentionNode *yaml.Node, retentionBad bool) {
+// than its retention. Only a lease the spec sets can fail: the default lease
+// (30s) is below the minimum retention (1m).
+func (p *parser) checkLeases(s *Spec, infos []consumerInfo, retentionBad bool) {
 	for i, c := range s.Consumers {
 		info := infos[i]
-		if c.Effect != EffectExternal || info.badTiming || retentionBad && c.Retention == 0 {
+		if c.Effect != EffectExternal || info.badTiming || info.lease == nil || retentionBad && c.Retention == 0 {
 			continue
 		}
-		path := fmt.Sprintf("consumers[%d]", i)
-		retention, rnode, rpath := c.Retention, info.retention, path+".retention"
+		retention := c.Retention
 		if retention == 0 {
-			retention, rnode, rpath = s.Retention, retentionNode, "retention"
+			retention = s.Retention
 		}
-		if c.Lease < retention {
-			continue
-		}
-		switch {
-		case info.lease != nil:
-			p.errorf(info.lease, path+".lease", "lease %s must be shorter than the retention (%s)", fmtDuration(c.Lease), fmtDuration(retention))
-		case rnode != nil && rpath == "retention":
-			p.errorf(rnode, rpath, "retention %s must be longer than the lease of consumers[%d] (%s, the default)", fmtDuration(retention), i, fmtDuration(c.Lease))
-		case rnode != nil:
-			p.errorf(rnode, rpath, "retention %s must be longer than the lease (%s, the default)", fmtDuration(retention), fmtDuration(c.Lease))
+		if c.Lease >= retention {
+			p.errorf(info.lease, fmt.Sprintf("consumers[%d].lease", i), "lease %s must be shorter than the retention (%s)", fmtDuration(c.Lease), fmtDuration(retention))
 		}
 	}
 }
@@ -307,25 +288,29 @@ func (p *parser) migrations(n *yaml.Node, mig *Migrations) {
 	if e, ok := m.get("version"); ok {
 		if v, ok := p.integer(e.val, "migrations.version"); ok {
 			mig.Version = v
-			if v < 1 {
+			switch {
+			case v < 1:
 				p.errorf(deref(e.val), "migrations.version", "must be at least 1, got %d", v)
+			case v > maxMigrationVersion:
+				p.errorf(deref(e.val), "migrations.version", "must be at most %d, got %d", maxMigrationVersion, v)
 			}
 		}
 	}
 }
 
-// checkDir reports a folder setting that is absolute or leaves the module.
+// check reports msg, when not empty, at the value n of the setting path.
+func (p *parser) check(n *yaml.Node, path, msg string) bool {
+	if msg != "" {
+		p.errorf(deref(n), path, "%s", msg)
+		return false
+	}
+	return true
+}
+
+// checkDir reports a folder setting that is not a relative path of plain
+// names, leaves the module, or passes through a link.
 func (p *parser) checkDir(n *yaml.Node, where, dir string) {
-	if dir == "" {
-		p.errorf(n, where, "must not be empty (use \".\" for the spec's folder)")
-		return
-	}
-	if filepath.IsAbs(dir) || path.IsAbs(dir) || filepath.VolumeName(dir) != "" || driveLetter.MatchString(dir) {
-		p.errorf(n, where, "%q must be relative to the spec's folder", dir)
-		return
-	}
-	if strings.Contains(dir, `\`) {
-		p.errorf(n, where, "%q: use / as the path separator", dir)
+	if !p.check(n, where, badFolder(dir)) {
 		return
 	}
 	root, specDir, inModule, err := p.boundary()
@@ -336,6 +321,7 @@ func (p *parser) checkDir(n *yaml.Node, where, dir string) {
 	target := filepath.Join(specDir, filepath.FromSlash(dir))
 	rel, err := filepath.Rel(root, target)
 	if err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		p.checkFolder(n, where, dir)
 		return
 	}
 	if !inModule {
@@ -346,30 +332,38 @@ func (p *parser) checkDir(n *yaml.Node, where, dir string) {
 	p.errorf(n, where, "%q is outside the module (its go.mod is in %s)", dir, filepath.ToSlash(up))
 }
 
+// checkFolder reports a folder setting, inside the module, that is a file
+// or passes through a symbolic link: generate would write wherever the link
+// points, and remove stale files there.
+func (p *parser) checkFolder(n *yaml.Node, where, dir string) {
+	t, err := modfs.Open(filepath.Dir(p.file))
+	if errors.Is(err, fs.ErrNotExist) {
+		return // nothing exists yet, so nothing is a link
+	}
+	if err == nil {
+		defer t.Close()
+		err = t.CheckFolder(path.Clean(dir))
+	}
+	err = modfs.Reason(err)
+	switch {
+	case err == nil:
+	case errors.Is(err, modfs.ErrLink):
+		p.errorf(n, where, "%q: %v: generated files go only into real folders of the module", dir, err)
+	default:
+		p.errorf(n, where, "%q: %v", dir, err)
+	}
+}
+
 // boundary returns the folder generated files must stay in: the root of the
 // module enclosing the spec, or the spec's folder when there is no go.mod.
 func (p *parser) boundary() (root, specDir string, inModule bool, err error) {
 	if p.specDirAbs == "" && p.boundaryErr == nil {
 		p.specDirAbs, p.boundaryErr = filepath.Abs(filepath.Dir(p.file))
 		if p.boundaryErr == nil {
-			p.boundaryDir, p.inModule = moduleRoot(p.specDirAbs)
+			p.boundaryDir, p.inModule, p.boundaryErr = modfs.Root(p.specDirAbs)
 		}
 	}
 	return p.boundaryDir, p.specDirAbs, p.inModule, p.boundaryErr
-}
-
-// moduleRoot returns the nearest folder at or above dir holding a go.mod.
-func moduleRoot(dir string) (string, bool) {
-	for d := dir; ; {
-		if fi, err := os.Stat(filepath.Join(d, "go.mod")); err == nil && fi.Mode().IsRegular() {
-			return d, true
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return dir, false
-		}
-		d = parent
-	}
 }
 
 func (p *parser) consumer(n *yaml.Node, path string) (Consumer, consumerInfo) {
@@ -380,16 +374,12 @@ func (p *parser) consumer(n *yaml.Node, path string) (Consumer, consumerInfo) {
 		return c, info
 	}
 	c.Pos = p.pos(m.node)
+	c.KeyVersion = DefaultKeyVersion
 
 	if e, ok := m.get("name"); ok {
 		if v, ok := p.str(e.val, join(path, "name")); ok {
 			c.Name = v
-			switch {
-			case !consumerName.MatchString(v):
-				p.errorf(deref(e.val), join(path, "name"), "%q is not snake_case (lowercase letters and digits, words separated by one _, starting with a letter)", v)
-			case len(v) > maxConsumerName:
-				p.errorf(deref(e.val), join(path, "name"), "name is longer than %d characters", maxConsumerName)
-			default:
+			if p.check(e.val, join(path, "name"), badConsumerName(v)) {
 				info.name = deref(e.val)
 			}
 		}
@@ -399,6 +389,7 @@ func (p *parser) consumer(n *yaml.Node, path string) (Consumer, consumerInfo) {
 	if e, ok := m.get("topic"); ok {
 		if v, ok := p.str(e.val, join(path, "topic")); ok {
 			c.Topic = v
+			p.check(e.val, join(path, "topic"), badTopic(v))
 		}
 	}
 	declared := false // message fields are declared and valid enough to check names against
@@ -415,8 +406,9 @@ func (p *parser) consumer(n *yaml.Node, path string) (Consumer, consumerInfo) {
 	}
 
 	if e, ok := m.get("key"); ok {
+		c.KeyPos = p.pos(deref(e.val))
 		names, nodes, ok := p.names(e.val, join(path, "key"), "key")
-		if ok && len(names) == 0 {
+		if ok && len(deref(e.val).Content) == 0 {
 			p.errorf(deref(e.val), join(path, "key"), "list at least one field")
 		}
 		c.Key = names
@@ -434,9 +426,16 @@ func (p *parser) consumer(n *yaml.Node, path string) (Consumer, consumerInfo) {
 	} else {
 		p.missing(m, "key")
 	}
+	if e, ok := m.get("key_version"); ok {
+		if v, ok := p.integer(e.val, join(path, "key_version")); ok {
+			c.KeyVersion = v
+			p.check(e.val, join(path, "key_version"), badKeyVersion(c.Name, v))
+		}
+	}
 	fingerprintSet := false
 	if e, ok := m.get("fingerprint"); ok {
 		fingerprintSet = true
+		c.FingerprintPos = p.pos(deref(e.val))
 		names, nodes, _ := p.names(e.val, join(path, "fingerprint"), "fingerprint")
 		c.Fingerprint = names
 		if c.Fingerprint == nil {
@@ -479,7 +478,7 @@ func (p *parser) consumer(n *yaml.Node, path string) (Consumer, consumerInfo) {
 		}
 	}
 	if e, ok := m.get("lease"); ok && externalOnly(e, "lease") {
-		if d, ok := p.duration(e.val, join(path, "lease")); ok {
+		if d, ok := p.durationAtLeast(e.val, join(path, "lease"), MinLease, "s"); ok {
 			c.Lease = d
 			info.lease = deref(e.val)
 		} else {
@@ -497,7 +496,7 @@ func (p *parser) consumer(n *yaml.Node, path string) (Consumer, consumerInfo) {
 		}
 	}
 	if e, ok := m.get("retention"); ok {
-		if d, ok := p.duration(e.val, join(path, "retention")); ok {
+		if d, ok := p.durationAtLeast(e.val, join(path, "retention"), MinRetention, "h"); ok {
 			c.Retention = d
 			info.retention = deref(e.val)
 		} else {
@@ -507,8 +506,9 @@ func (p *parser) consumer(n *yaml.Node, path string) (Consumer, consumerInfo) {
 	if e, ok := m.get("hash_tag"); ok {
 		if effectKnown && c.Effect != EffectRedis {
 			p.errorf(e.key, join(path, "hash_tag"), "hash_tag applies only to effect: redis")
-		} else if v, ok := p.str(e.val, join(path, "hash_tag")); ok {
+		} else if v, ok := p.str(e.val, join(path, "hash_tag")); ok && p.check(e.val, join(path, "hash_tag"), badFieldName(v)) {
 			c.HashTag = v
+			c.HashTagPos = p.pos(deref(e.val))
 			if declared {
 				typ, ok := typeOf(v)
 				switch {
@@ -535,7 +535,7 @@ func (p *parser) names(n *yaml.Node, path, what string) ([]string, []*yaml.Node,
 	for j, item := range items {
 		itemPath := fmt.Sprintf("%s[%d]", path, j)
 		v, ok := p.str(item, itemPath)
-		if !ok {
+		if !ok || !p.check(item, itemPath, badFieldName(v)) {
 			continue
 		}
 		if slices.Contains(names, v) {
@@ -596,8 +596,10 @@ func (p *parser) message(n *yaml.Node, path string) (msg Message, declared bool)
 			f.Type = t
 		}
 		switch {
-		case !fieldName.MatchString(name):
-			p.errorf(e.key, fpath, "%q is not a valid field name (lowercase letters, digits and _, starting with a letter)", name)
+		case badFieldName(name) != "":
+			p.errorf(e.key, fpath, "%s", badFieldName(name))
+		case goNameProblem(name) != "":
+			p.errorf(e.key, fpath, "%s", goNameProblem(name))
 		case slices.Contains(reservedFieldNames, f.GoName):
 			p.errorf(e.key, fpath, "the Go name %s is taken by a generated method; rename the field", f.GoName)
 		case goNames[f.GoName] != "":
@@ -608,23 +610,6 @@ func (p *parser) message(n *yaml.Node, path string) (msg Message, declared bool)
 		msg.Fields = append(msg.Fields, f)
 	}
 	return msg, true
-}
-
-// splitType splits "import/path.TypeName".
-func splitType(qualified string) (pkgPath, name string, err error) {
-	dot := strings.LastIndex(qualified, ".")
-	if dot <= 0 || dot < strings.LastIndex(qualified, "/") || strings.ContainsFunc(qualified, unicode.IsSpace) ||
-		strings.HasPrefix(qualified, ".") || strings.HasPrefix(qualified, "/") {
-		return "", "", fmt.Errorf("%q is not a qualified Go type (want import/path.TypeName)", qualified)
-	}
-	pkgPath, name = qualified[:dot], qualified[dot+1:]
-	switch {
-	case !token.IsIdentifier(name):
-		return "", "", fmt.Errorf("%q is not a qualified Go type (want import/path.TypeName)", qualified)
-	case !token.IsExported(name):
-		return "", "", fmt.Errorf("type %s is not exported", name)
-	}
-	return pkgPath, name, nil
 }
 
 // checkNames reports consumer names that repeat, and consumers whose

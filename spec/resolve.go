@@ -5,7 +5,10 @@ import (
 	"go/types"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/tools/go/packages"
 )
@@ -148,8 +151,8 @@ func (r *resolver) resolve(pkg *packages.Package, pkgPath, name string) {
 	} else {
 		var bad []string
 		for _, f := range fields {
-			if f.kind == "" || f.problem != "" {
-				bad = append(bad, f.name)
+			if !f.usable() {
+				bad = append(bad, strconv.Quote(f.name))
 			}
 		}
 		if len(bad) > 0 {
@@ -162,7 +165,7 @@ func (r *resolver) resolve(pkg *packages.Package, pkgPath, name string) {
 	r.c.Message.Resolved = &GoType{PkgPath: pkg.PkgPath, PkgName: pkg.Types.Name(), Name: name}
 	r.c.Message.Fields = nil
 	for _, f := range fields {
-		if f.kind == "" || f.problem != "" {
+		if !f.usable() {
 			continue
 		}
 		r.c.Message.Fields = append(r.c.Message.Fields, Field{
@@ -170,6 +173,7 @@ func (r *resolver) resolve(pkg *packages.Package, pkgPath, name string) {
 			Type:    f.kind,
 			GoName:  f.goName,
 			GoField: f.selector,
+			GoType:  strings.ReplaceAll(types.TypeString(f.typ, qual), " ", ""),
 			Pos:     r.c.Message.Pos,
 		})
 	}
@@ -191,6 +195,13 @@ type jsonField struct {
 	problem  string // why the field cannot be used although JSON sees it
 	depth    int
 	tagged   bool
+}
+
+// usable reports whether the field can be a key, fingerprint or hash_tag
+// field: a supported type, reachable, and a JSON name of the spec's form
+// (which generated code and comments can hold).
+func (f jsonField) usable() bool {
+	return f.kind != "" && f.problem == "" && badFieldName(f.name) == ""
 }
 
 // jsonFields lists the fields encoding/json decodes into st, in order:
@@ -242,6 +253,9 @@ func collectFields(st *types.Struct, prefix, problem string, depth int, visiting
 			continue
 		}
 		name, _, _ := strings.Cut(tag, ",")
+		if !isValidTag(name) {
+			name = "" // as encoding/json: the Go name
+		}
 		if f.Embedded() && name == "" {
 			t, ptr := f.Type(), false
 			if p, ok := t.(*types.Pointer); ok {
@@ -285,6 +299,22 @@ func collectFields(st *types.Struct, prefix, problem string, depth int, visiting
 	}
 }
 
+// isValidTag reports whether encoding/json accepts name as a field's JSON
+// name (its isValidTag); it uses the Go name for one it does not.
+func isValidTag(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, c := range name {
+		switch {
+		case strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c):
+		case !unicode.IsLetter(c) && !unicode.IsDigit(c):
+			return false
+		}
+	}
+	return true
+}
+
 // kindOf maps a Go type to the spec field type the generator handles it as,
 // by its underlying type; "" when unsupported.
 func kindOf(t types.Type) string {
@@ -321,9 +351,18 @@ func kindOf(t types.Type) string {
 	return ""
 }
 
-// oneLine joins a multi-line message (the go command's) into one line, so
-// that every error stays on a line of its own.
-func oneLine(msg string) string { return strings.Join(strings.Fields(msg), " ") }
+// oneLine joins a multi-line message (the go command's, which may quote
+// the module's sources) into one line, so that every error stays on a line
+// of its own, with any other control character shown as "?".
+func oneLine(msg string) string {
+	msg = strings.Join(strings.Fields(msg), " ")
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || r == utf8.RuneError {
+			return '?'
+		}
+		return r
+	}, msg)
+}
 
 // isUUIDArray reports whether t is a [16]byte type such as
 // github.com/google/uuid.UUID.

@@ -14,6 +14,8 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"gopkg.in/yaml.v3"
+
+	"github.com/idemkit/idem/spec/modfs"
 )
 
 // compileSchema compiles the embedded schema; compiling also validates it
@@ -151,8 +153,8 @@ func moduleDir(t testing.TB) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	root, ok := moduleRoot(wd)
-	if !ok {
+	root, ok, err := modfs.Root(wd)
+	if err != nil || !ok {
 		t.Fatal("no go.mod above", wd)
 	}
 	return root
@@ -231,6 +233,8 @@ var goOnly = map[string]string{
 	"field_collision":      "field names that collide as Go names (a_b vs a__b) or take a generated method's name",
 	"key_undeclared":       "key, fingerprint and hash_tag name fields of the same consumer's message: a cross-reference, and float64/bytes depend on the field's declared type",
 	"lease_retention":      "lease < retention compares two durations, possibly from different levels",
+	"durations_minimum":    "minimum durations (retention 1m, lease 1s) compare values written in any unit",
+	"table_reserved":       "reserved words of SQL in any case: a list JSON Schema patterns cannot match case-insensitively",
 	"multi_document":       "a second YAML document: schema validators check each document on its own",
 	"paths_escape":         "whether a relative path leaves the module depends on where go.mod is",
 	"shop/output_escape":   "whether a relative path leaves the module depends on where go.mod is",
@@ -314,6 +318,13 @@ func TestSchemaMatchesGo(t *testing.T) {
 		{[]string{"properties", "table", "pattern"}, tableName.String()},
 		{append(consumer, "name", "pattern"), consumerName.String()},
 		{[]string{"$defs", "message", "properties", "fields", "propertyNames", "pattern"}, fieldName.String()},
+		{[]string{"$defs", "message", "properties", "fields", "propertyNames", "maxLength"}, float64(maxFieldName)},
+		{[]string{"$defs", "fieldRef", "pattern"}, fieldName.String()},
+		{[]string{"$defs", "fieldRef", "maxLength"}, float64(maxFieldName)},
+		{[]string{"$defs", "dir", "pattern"}, folderPath.String()},
+		{[]string{"$defs", "dir", "maxLength"}, float64(maxFolder)},
+		{append(consumer, "topic", "pattern"), topicName.String()},
+		{append(consumer, "topic", "maxLength"), float64(maxTopic)},
 		{[]string{"properties", "output", "default"}, DefaultOutput},
 		{[]string{"properties", "sql_package", "default"}, DefaultSQLPackage},
 		{[]string{"properties", "table", "default"}, DefaultTable},
@@ -326,6 +337,8 @@ func TestSchemaMatchesGo(t *testing.T) {
 		{append(consumer, "delivery", "default"), DefaultDelivery},
 		{append(consumer, "on_error", "default"), DefaultOnError},
 		{append(consumer, "name", "maxLength"), float64(maxConsumerName)},
+		{append(consumer, "key_version", "default"), float64(DefaultKeyVersion)},
+		{append(consumer, "key_version", "minimum"), float64(1)},
 		{[]string{"properties", "version", "const"}, float64(Version)},
 	} {
 		got := get(c.path...)

@@ -1,6 +1,9 @@
 package spec
 
 import (
+	"fmt"
+	"go/token"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -85,6 +88,15 @@ const (
 	TypeUUID    = "uuid"  // a string holding a canonical (lowercase) UUID
 )
 
+// The shortest durations a spec may set, which the guard runtime requires
+// too (guard.NewConfig): a retention shorter than a minute (168ns, a typo
+// for 168h) would forget every key at once, and a lease shorter than a
+// second would be taken over while its effect runs.
+const (
+	MinRetention = time.Minute
+	MinLease     = time.Second
+)
+
 // Defaults applied by Parse to settings the spec leaves out.
 const (
 	DefaultOutput            = "."
@@ -94,6 +106,7 @@ const (
 	DefaultMigrationsFormat  = FormatGolangMigrate
 	DefaultMigrationsVersion = 1
 	DefaultRetention         = 168 * time.Hour
+	DefaultKeyVersion        = 1
 
 	// The defaults below apply to consumers with effect external only;
 	// transactional consumers leave these settings empty.
@@ -129,9 +142,14 @@ type Migrations struct {
 
 // Consumer is one guarded handler.
 type Consumer struct {
-	Name    string  // snake_case, unique in the spec; the dedup namespace
+	Name    string  // snake_case, unique in the spec; with KeyVersion, the dedup namespace
 	Topic   string  // optional; documentation and example wiring
 	Message Message // the message the handler decodes
+
+	// KeyVersion is the version of the consumer's keys (key_version, at
+	// least 1; Parse sets 1 when the spec leaves it out, and 0 counts as 1).
+	// A new version is a new namespace: see Namespace.
+	KeyVersion int
 
 	// Key lists the JSON names of the business-key fields, in key order.
 	Key []string
@@ -153,6 +171,20 @@ type Consumer struct {
 	HashTag   string        // effect redis only: JSON name of the field whose value is the Redis Cluster hash tag
 
 	Pos Position // position of the consumer's mapping in the spec
+	// Positions of the values of key, fingerprint and hash_tag; zero when
+	// the spec leaves the setting out.
+	KeyPos, FingerprintPos, HashTagPos Position
+}
+
+// Namespace returns the consumer's namespace: the name of its dedup
+// records (the consumer column of the dedup table, the generated
+// <Name>Consumer constant). It is the name for key version 1 and
+// name@v<N> for version N ≥ 2, so that keys of two versions never meet.
+func (c *Consumer) Namespace() string {
+	if c.KeyVersion <= 1 {
+		return c.Name
+	}
+	return c.Name + "@v" + strconv.Itoa(c.KeyVersion)
 }
 
 // Message is the message of a consumer: either declared fields, from which
@@ -196,7 +228,11 @@ type Field struct {
 	// to the message value ("OrderID", or "Meta.OrderID" for a field promoted
 	// from an embedded struct). Empty for declared fields.
 	GoField string
-	Pos     Position // position of the field's name (or of message.type)
+	// GoType is, for a field of an existing Go type, its Go type as the key
+	// identity records it: qualified by package name, without spaces
+	// ("events.OrderID", "string", "time.Time"). Empty for declared fields.
+	GoType string
+	Pos    Position // position of the field's name (or of message.type)
 }
 
 // GoType is an existing Go struct type named by message.type, as resolved
@@ -207,7 +243,7 @@ type GoType struct {
 	Name    string // type name: "OrderCreated"
 }
 
-// commonInitialisms is golint's list: parts of a snake_case name that GoName
+// commonInitialisms is golint's list: words of a name that GoName
 // upper-cases instead of title-casing.
 var commonInitialisms = map[string]bool{
 	"ACL": true, "API": true, "ASCII": true, "CPU": true, "CSS": true, "DNS": true,
@@ -219,25 +255,72 @@ var commonInitialisms = map[string]bool{
 	"XSRF": true, "XSS": true,
 }
 
-// GoName converts a snake_case name to the exported Go name the generator
-// uses: each part separated by "_" is title-cased, except golint's common
-// initialisms (ID, URL, HTTP, JSON, SQL, UUID, …), which are upper-cased.
-// Empty parts are dropped, so "a_b" and "a__b" both give "AB" (Parse reports
-// such collisions). Examples: order_id → OrderID, sku → Sku, send_sms →
-// SendSms, user_api_url → UserAPIURL.
-func GoName(snake string) string {
+// GoName converts a name, a consumer's snake_case name or a message field's
+// JSON name, to the exported Go name the generator gives it. It is the one
+// rule of the generated names:
+//
+//  1. the name is split into words at "_", "-" and ".", and where the case
+//     changes: before an upper-case letter that follows a lower-case letter
+//     or a digit (orderId → order Id), and before the last upper-case letter
+//     of a run that a lower-case letter follows (HTTPServer → HTTP Server);
+//     digits stay in the word they follow (sha256Sum → sha256 Sum);
+//  2. each word is title-cased (its first letter upper-case, the rest lower)
+//     except golint's common initialisms (ID, URL, HTTP, JSON, SQL, UUID, …),
+//     which are upper-cased;
+//  3. the words are joined.
+//
+// Examples: order_id, order-id, orderId, order.id and ORDER_ID all give
+// OrderID; sku → Sku; send_sms → SendSms; user_api_url → UserAPIURL;
+// HTTPServer → HTTPServer; _id → ID. Empty words are dropped, so a_b and
+// a__b both give AB, and "_" gives "". A result that is empty or does not
+// start with a letter (2fa → 2fa) is no Go name: Parse reports it, and two
+// fields of one message with the same Go name, at the field.
+func GoName(name string) string {
 	var b strings.Builder
-	for part := range strings.SplitSeq(snake, "_") {
-		if part == "" {
-			continue
-		}
-		if u := strings.ToUpper(part); commonInitialisms[u] {
+	for _, w := range words(name) {
+		if u := strings.ToUpper(w); commonInitialisms[u] {
 			b.WriteString(u)
 			continue
 		}
-		r, size := utf8.DecodeRuneInString(part)
+		r, size := utf8.DecodeRuneInString(w)
 		b.WriteRune(unicode.ToUpper(r))
-		b.WriteString(part[size:])
+		b.WriteString(strings.ToLower(w[size:]))
 	}
 	return b.String()
+}
+
+// words splits a name as GoName's first step does.
+func words(name string) []string {
+	var out []string
+	for part := range strings.FieldsFuncSeq(name, func(r rune) bool { return r == '_' || r == '-' || r == '.' }) {
+		runes := []rune(part)
+		start := 0
+		for i := 1; i < len(runes); i++ {
+			prev, cur := runes[i-1], runes[i]
+			next := rune(0)
+			if i+1 < len(runes) {
+				next = runes[i+1]
+			}
+			switch {
+			case unicode.IsUpper(cur) && (unicode.IsLower(prev) || unicode.IsDigit(prev)),
+				unicode.IsUpper(cur) && unicode.IsUpper(prev) && unicode.IsLower(next):
+				out = append(out, string(runes[start:i]))
+				start = i
+			}
+		}
+		out = append(out, string(runes[start:]))
+	}
+	return out
+}
+
+// goNameProblem says why name has no Go name, or "".
+func goNameProblem(name string) string {
+	g := GoName(name)
+	switch {
+	case g == "":
+		return fmt.Sprintf("%q has no Go name: it has no letters or digits", name)
+	case !token.IsIdentifier(g) || !unicode.IsLetter([]rune(g)[0]):
+		return fmt.Sprintf("%q has no Go name: %s would start with a digit; rename the field (or use message.type)", name, g)
+	}
+	return ""
 }

@@ -18,10 +18,27 @@ import (
 // (with merge keys and duplicate detection), sequences and typed scalars,
 // each reporting its errors at the node.
 
+// Limits on the work of one Parse, whatever the spec: aliases and merge
+// keys let a small file stand for a large tree (3000 consumers merging a
+// mapping of 3000 unknown fields are 62 KB and nine million errors).
+const (
+	// maxNodes is how many YAML nodes Parse reads, aliases and merges
+	// expanded, before it gives up: 2.5 times what the densest spec of 1 MiB
+	// (10,000 consumers written out) takes.
+	maxNodes = 250_000
+	// maxErrors is how many errors Parse reports; a last line says how many
+	// more there were.
+	maxErrors = 100
+)
+
 // parser collects the errors of one Parse.
 type parser struct {
 	file string
 	errs ErrorList
+
+	nodes     int  // nodes read, for maxNodes
+	exhausted bool // maxNodes reached: stop reading
+	dropped   int  // errors past maxErrors
 
 	// Filled lazily by boundary: the folder paths may not leave.
 	boundaryDir string
@@ -35,7 +52,37 @@ func (p *parser) pos(n *yaml.Node) Position {
 }
 
 func (p *parser) errorf(n *yaml.Node, path, format string, args ...any) {
+	if len(p.errs) >= maxErrors {
+		p.dropped++
+		return
+	}
 	p.errs = append(p.errs, &Error{Pos: p.pos(n), Path: path, Msg: fmt.Sprintf(format, args...)})
+}
+
+// spend counts k nodes read at n and reports whether Parse may go on: past
+// maxNodes it reports that once and stops every loop.
+func (p *parser) spend(n *yaml.Node, k int) bool {
+	if p.exhausted {
+		return false
+	}
+	p.nodes += k
+	if p.nodes > maxNodes {
+		p.exhausted = true
+		p.errs = append(p.errs, &Error{Pos: p.pos(n), Msg: fmt.Sprintf(
+			"the spec expands to more than %d YAML nodes through aliases and merge keys; write the repeated parts out, or split it into several specs", maxNodes)})
+		return false
+	}
+	return true
+}
+
+// result returns the errors sorted, with a last line for those past
+// maxErrors.
+func (p *parser) result() ErrorList {
+	errs := p.errs.sorted()
+	if p.dropped > 0 {
+		errs = append(errs, &Error{Pos: Position{File: p.file}, Msg: fmt.Sprintf("too many errors: %d more not shown", p.dropped)})
+	}
+	return errs
 }
 
 // yamlLine matches yaml.v3's syntax errors, which carry a line but no column.
@@ -113,7 +160,8 @@ func describe(n *yaml.Node) string {
 		case "!!str", "!!timestamp":
 			return strconv.Quote(v)
 		default:
-			return tag + " " + strconv.Quote(v)
+			// A tag may hold anything (%-escapes included): quoted.
+			return strconv.Quote(tag) + " " + strconv.Quote(v)
 		}
 	}
 	return "an alias"
@@ -138,9 +186,17 @@ func (m mapping) get(name string) (entry, bool) {
 	return e, ok
 }
 
-// join appends a field name to a path.
+// plainName is a field name a path shows as it is; others are quoted, so
+// that an error never prints a control character or an ambiguous dot.
+var plainName = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+
+// join appends a field name to a path: "consumers[0].key", or
+// `message.fields["a.b"]` for a name that is not plain.
 func join(path, name string) string {
-	if path == "" {
+	switch {
+	case !plainName.MatchString(name):
+		return path + "[" + strconv.Quote(name) + "]"
+	case path == "":
 		return name
 	}
 	return path + "." + name
@@ -156,13 +212,19 @@ func (p *parser) mapping(n *yaml.Node, path string, known []string) (mapping, bo
 		return mapping{}, false
 	}
 	m := mapping{node: n, path: path, entries: map[string]entry{}}
+	if !p.spend(n, 1) {
+		return mapping{}, false
+	}
 	p.collect(&m, n, known, map[*yaml.Node]bool{n: true})
-	return m, true
+	return m, !p.exhausted
 }
 
 func (p *parser) collect(m *mapping, n *yaml.Node, known []string, seen map[*yaml.Node]bool) {
 	var merges []*yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
+		if !p.spend(n, 1) {
+			return
+		}
 		k, v := deref(n.Content[i]), n.Content[i+1]
 		if k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge" {
 			merges = append(merges, v)
@@ -174,6 +236,10 @@ func (p *parser) collect(m *mapping, n *yaml.Node, known []string, seen map[*yam
 		}
 		name := k.Value
 		if known != nil && !slices.Contains(known, name) {
+			if len(p.errs) >= maxErrors {
+				p.dropped++ // not worth a suggestion
+				continue
+			}
 			msg := fmt.Sprintf("unknown field %q", name)
 			if s := suggest(name, known); s != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", s)
@@ -270,6 +336,9 @@ func (p *parser) sequence(n *yaml.Node, path string) ([]*yaml.Node, bool) {
 		p.expected(n, path, "a sequence")
 		return nil, false
 	}
+	if !p.spend(n, 1+len(n.Content)) {
+		return nil, false
+	}
 	return n.Content, true
 }
 
@@ -347,4 +416,34 @@ func (p *parser) duration(n *yaml.Node, path string) (time.Duration, bool) {
 		return 0, false
 	}
 	return d, true
+}
+
+// durationAtLeast reads n as a duration of at least min. Below it, the
+// error suggests the same number with unit, the likely typo: a retention of
+// 168ns was meant as 168h, a lease of 30ms as 30s.
+func (p *parser) durationAtLeast(n *yaml.Node, path string, min time.Duration, unit string) (time.Duration, bool) {
+	d, ok := p.duration(n, path)
+	if !ok {
+		return 0, false
+	}
+	if d < min {
+		p.errorf(deref(n), path, "%s", belowMinimum(deref(n).Value, d, min, unit))
+		return 0, false
+	}
+	return d, true
+}
+
+// singleUnit matches a duration of one number and one unit.
+var singleUnit = regexp.MustCompile(`^\+?([0-9]+(?:\.[0-9]*)?)(ns|us|µs|μs|ms|s|m|h)$`)
+
+// belowMinimum says that the duration text (d) is below min, and suggests
+// its number with unit when that is a duration of at least min.
+func belowMinimum(text string, d, min time.Duration, unit string) string {
+	msg := fmt.Sprintf("%s is below the minimum of %s", text, fmtDuration(min))
+	if m := singleUnit.FindStringSubmatch(text); m != nil && m[2] != unit {
+		if s, err := time.ParseDuration(m[1] + unit); err == nil && s >= min {
+			msg += fmt.Sprintf("; did you mean %s%s?", m[1], unit)
+		}
+	}
+	return msg
 }

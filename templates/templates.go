@@ -13,6 +13,8 @@ import (
 	"bytes"
 	"embed"
 	"fmt"
+	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"text/template"
@@ -69,8 +71,38 @@ func Source(name string) ([]byte, error) {
 	return files.ReadFile(name)
 }
 
-// Execute renders the template name with data.
+// The forms of the strings of a Migration that templates write into SQL
+// comments and commands: never a newline (which would end the comment and
+// make the rest a statement), a space or a shell character.
+var (
+	identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,62}$`)
+	slashPath  = regexp.MustCompile(`^[A-Za-z0-9._/-]+$`)
+	dialects   = []string{"postgres", "mysql", "sqlite"}
+)
+
+// check refuses a Migration whose strings the templates could not write
+// safely; the statements, which come from guard, are not checked.
+func (m *Migration) check() error {
+	switch {
+	case !slices.Contains(dialects, m.Dialect):
+		return fmt.Errorf("templates: unknown dialect %q", m.Dialect)
+	case !identifier.MatchString(m.Table):
+		return fmt.Errorf("templates: table %q is not a SQL identifier", m.Table)
+	case !slashPath.MatchString(m.Dir) || len(m.Dir) > 1024:
+		return fmt.Errorf("templates: folder %q is not a slash path of letters, digits, ., _ and -", m.Dir)
+	case !slashPath.MatchString(m.File) || len(m.File) > 1024:
+		return fmt.Errorf("templates: file %q is not a slash path of letters, digits, ., _ and -", m.File)
+	}
+	return nil
+}
+
+// Execute renders the template name with data. Data whose dialect, table,
+// folder or file name could break out of a comment or a quoted command is
+// an error.
 func Execute(name string, data *Migration) ([]byte, error) {
+	if err := data.check(); err != nil {
+		return nil, err
+	}
 	t, err := parsed()
 	if err != nil {
 		return nil, fmt.Errorf("templates: %w", err)

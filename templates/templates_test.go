@@ -77,8 +77,33 @@ func TestExecute(t *testing.T) {
 }
 
 func TestExecuteErrors(t *testing.T) {
-	if _, err := Execute("nope.tmpl", &Migration{}); err == nil {
+	ok := Migration{Dialect: "sqlite", Table: "idem_keys", Dir: "migrations/idem", File: "migrations/idem/000001_create_idem_keys.sql"}
+	if _, err := Execute("nope.tmpl", &ok); err == nil {
 		t.Error("Execute of an unknown template succeeded")
+	}
+	// Strings that would end a comment, start a statement or reach a shell.
+	for _, tt := range []struct {
+		name string
+		edit func(m *Migration)
+		want string
+	}{
+		{"folder with a newline", func(m *Migration) { m.Dir = "m\nDROP TABLE users;\n--" }, `templates: folder "m\nDROP TABLE users;\n--" is not a slash path`},
+		{"file with a space", func(m *Migration) { m.File = "a b.sql" }, `templates: file "a b.sql" is not a slash path`},
+		{"file with a shell character", func(m *Migration) { m.File = "$(rm -rf x).sql" }, `templates: file "$(rm -rf x).sql" is not a slash path`},
+		{"table", func(m *Migration) { m.Table = "t; DROP TABLE users" }, `templates: table "t; DROP TABLE users" is not a SQL identifier`},
+		{"dialect", func(m *Migration) { m.Dialect = "oracle" }, `templates: unknown dialect "oracle"`},
+		{"empty", func(m *Migration) { *m = Migration{} }, `templates: unknown dialect ""`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			m := ok
+			tt.edit(&m)
+			for _, name := range Names() {
+				out, err := Execute(name, &m)
+				if err == nil || !strings.HasPrefix(err.Error(), tt.want) || out != nil {
+					t.Errorf("%s: %q, %v; want an error %q", name, out, err, tt.want)
+				}
+			}
+		})
 	}
 }
 

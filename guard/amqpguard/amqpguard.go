@@ -2,16 +2,15 @@ package amqpguard
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
-	"runtime/debug"
 	"sync"
 	"time"
 
 	amqp "github.com/rabbitmq/amqp091-go"
 
 	"github.com/idemkit/idem/guard"
+	"github.com/idemkit/idem/guard/internal/adapt"
 )
 
 // Defaults of the options.
@@ -41,15 +40,7 @@ const (
 
 // String returns "ack", "requeue" or "reject".
 func (a Action) String() string {
-	switch a {
-	case Ack:
-		return "ack"
-	case Requeue:
-		return "requeue"
-	case Reject:
-		return "reject"
-	}
-	return fmt.Sprintf("action(%d)", int(a))
+	return adapt.EnumString(int(a), "action", "ack", "requeue", "reject")
 }
 
 // Option configures the adapter.
@@ -73,12 +64,8 @@ func newConfig(opts []Option) config {
 		retryDelay:      DefaultRetryDelay,
 		maxRequeueDelay: DefaultMaxRequeueDelay,
 	}
-	for _, o := range opts {
-		o(&c)
-	}
-	if c.logger == nil {
-		c.logger = slog.New(slog.DiscardHandler)
-	}
+	adapt.Configure(&c, opts)
+	c.logger = adapt.Logger(c.logger)
 	return c
 }
 
@@ -190,12 +177,7 @@ func Handle(ctx context.Context, d amqp.Delivery, h guard.Handler, opts ...Optio
 }
 
 func (c *config) handle(parent context.Context, d amqp.Delivery, h guard.Handler) Action {
-	ctx, cancel := parent, context.CancelFunc(func() {})
-	if c.timeout > 0 {
-		ctx, cancel = context.WithTimeout(parent, c.timeout)
-	}
-	out, err := run(ctx, h, d.Body)
-	cancel()
+	out, err := adapt.Call(parent, "amqpguard", c.timeout, h, d.Body)
 
 	attrs := []any{
 		slog.String("exchange", d.Exchange), slog.String("routing_key", d.RoutingKey),
@@ -205,25 +187,23 @@ func (c *config) handle(parent context.Context, d amqp.Delivery, h guard.Handler
 		attrs = append(attrs, slog.String("message_id", d.MessageId))
 	}
 
-	var inProgress *guard.InProgressError
-	switch {
-	case err == nil:
+	switch v := adapt.Classify(err); v.Class {
+	case adapt.Settle:
 		c.settled(parent, "ack", d.Ack(false), slog.LevelDebug, "amqpguard: acked", append(attrs, slog.String("outcome", out.String())))
 		return Ack
-	case errors.As(err, &inProgress):
-		delay := min(max(inProgress.RetryAfter, 0), c.maxRequeueDelay)
+	case adapt.InProgress:
+		delay := min(v.RetryAfter, c.maxRequeueDelay)
 		c.requeue(parent, d, delay, slog.LevelDebug, "amqpguard: key in progress elsewhere, requeued after a delay", append(attrs, slog.Any("error", err)))
 		return Requeue
-	case guard.Permanent(err):
+	case adapt.DeadLetter:
 		c.settled(parent, "reject", d.Reject(false), slog.LevelWarn,
 			"amqpguard: permanent error, message rejected to the dead-letter exchange", append(attrs, slog.Any("error", err)))
 		return Reject
 	default:
 		level := slog.LevelWarn
-		var p *panicError
-		if errors.As(err, &p) {
+		if v.Panic != nil {
 			level = slog.LevelError
-			attrs = append(attrs, slog.String("stack", string(p.stack)))
+			attrs = append(attrs, slog.String("stack", string(v.Panic.Stack)))
 		}
 		c.requeue(parent, d, c.retryDelay, level, "amqpguard: transient error, requeued after a delay", append(attrs, slog.Any("error", err)))
 		return Requeue
@@ -232,42 +212,12 @@ func (c *config) handle(parent context.Context, d amqp.Delivery, h guard.Handler
 
 // requeue waits delay (or until ctx is done) and then requeues d.
 func (c *config) requeue(ctx context.Context, d amqp.Delivery, delay time.Duration, level slog.Level, msg string, attrs []any) {
-	if delay > 0 && ctx.Err() == nil {
-		t := time.NewTimer(delay)
-		select {
-		case <-t.C:
-		case <-ctx.Done():
-			t.Stop()
-		}
-	}
+	adapt.Sleep(ctx, delay)
 	c.settled(ctx, "requeue", d.Nack(false, true), level, msg, append(attrs, slog.Duration("delay", delay)))
 }
 
-// settled logs the settlement of a delivery, or the failure to send it.
+// settled logs the settlement of a delivery, or the failure to send it (the
+// broker requeues an unacknowledged delivery when its channel closes).
 func (c *config) settled(ctx context.Context, op string, err error, level slog.Level, msg string, attrs []any) {
-	if err != nil {
-		// The broker requeues an unacknowledged delivery when its channel
-		// closes; the guard makes the redelivery harmless.
-		c.logger.Log(ctx, slog.LevelError, "amqpguard: "+op+" failed", append(attrs, slog.Any("settle_error", err))...)
-		return
-	}
-	c.logger.Log(ctx, level, msg, attrs...)
-}
-
-// panicError is a panic of the handler, recovered and treated as transient.
-type panicError struct {
-	value any
-	stack []byte
-}
-
-func (p *panicError) Error() string { return fmt.Sprintf("amqpguard: handler panicked: %v", p.value) }
-
-// run calls h, turning a panic into a transient error.
-func run(ctx context.Context, h guard.Handler, body []byte) (out guard.Outcome, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			out, err = 0, &panicError{value: v, stack: debug.Stack()}
-		}
-	}()
-	return h.Handle(ctx, body)
+	adapt.LogSettled(ctx, c.logger, "amqpguard", op, err, level, msg, attrs)
 }

@@ -114,9 +114,6 @@ type script struct {
 	mu    sync.Mutex
 	steps map[string][]step
 	calls map[string][]time.Time
-	sleep time.Duration
-	cur   int
-	peak  int
 }
 
 func (s *script) Handle(ctx context.Context, body []byte) (guard.Outcome, error) {
@@ -131,21 +128,7 @@ func (s *script) Handle(ctx context.Context, body []byte) (guard.Outcome, error)
 	if n < len(s.steps[k]) {
 		st = s.steps[k][n]
 	}
-	s.cur++
-	s.peak = max(s.peak, s.cur)
 	s.mu.Unlock()
-	defer func() {
-		s.mu.Lock()
-		s.cur--
-		s.mu.Unlock()
-	}()
-	if s.sleep > 0 {
-		select {
-		case <-time.After(s.sleep):
-		case <-ctx.Done():
-			return 0, ctx.Err()
-		}
-	}
 	return st.out, st.err
 }
 
@@ -248,7 +231,10 @@ func TestRabbitMQ(t *testing.T) {
 			opts := append([]amqpguard.Option{amqpguard.WithLogger(nil)}, c.opts...)
 			go func() { done <- amqpguard.Consume(ctx, channel(t, conn), queue, h, opts...) }()
 			waitFor(t, fmt.Sprintf("%d handler calls", want), 20*time.Second, func() bool { n, _ := s.count(); return n >= want })
-			time.Sleep(300 * time.Millisecond) // no more calls arrive
+			// No wait for calls that should not come: a delivery requeued
+			// instead of settled is either handled again before the cancel
+			// (the counts below differ) or requeued by it (the queue is not
+			// empty below).
 			cancel()
 			select {
 			case err := <-done:
@@ -288,27 +274,65 @@ func TestRabbitMQConcurrency(t *testing.T) {
 	queue, _ := topology(t, conn)
 	bodies := []string{"m0", "m1", "m2", "m3", "m4", "m5", "m6", "m7", "m8"}
 	publish(t, channel(t, conn), queue, bodies...)
-	s := &script{sleep: 300 * time.Millisecond}
+	// The first handlers wait for each other until three run at once: the
+	// concurrency is reached by events, not by handlers slow enough to
+	// overlap. Past that the gate is open.
+	const concurrency = 3
+	var (
+		mu               sync.Mutex
+		cur, peak, calls int
+		opened           bool
+		full             = make(chan struct{})
+	)
+	h := guard.HandlerFunc(func(ctx context.Context, _ []byte) (guard.Outcome, error) {
+		mu.Lock()
+		cur++
+		calls++
+		peak = max(peak, cur)
+		if cur == concurrency && !opened {
+			opened = true
+			close(full)
+		}
+		mu.Unlock()
+		defer func() {
+			mu.Lock()
+			cur--
+			mu.Unlock()
+		}()
+		select {
+		case <-full:
+			return guard.Applied, nil
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		}
+	})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan error, 1)
 	go func() {
-		done <- amqpguard.Consume(ctx, channel(t, conn), queue, s, amqpguard.WithLogger(nil), amqpguard.WithConcurrency(3))
+		done <- amqpguard.Consume(ctx, channel(t, conn), queue, h, amqpguard.WithLogger(nil), amqpguard.WithConcurrency(concurrency))
 	}()
-	waitFor(t, "every message", 20*time.Second, func() bool { n, _ := s.count(); return n >= len(bodies) })
-	time.Sleep(400 * time.Millisecond)
+	select {
+	case <-full:
+	case <-time.After(20 * time.Second):
+		t.Fatalf("%d handlers never ran at once", concurrency)
+	}
+	waitFor(t, "every message", 20*time.Second, func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return calls >= len(bodies) && cur == 0
+	})
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	s.mu.Lock()
-	peak := s.peak
-	s.mu.Unlock()
-	if peak != 3 {
-		t.Errorf("peak concurrency %d, want 3", peak)
+	mu.Lock()
+	defer mu.Unlock()
+	if peak != concurrency {
+		t.Errorf("peak concurrency %d, want %d", peak, concurrency)
 	}
-	if n, _ := s.count(); n != len(bodies) {
-		t.Errorf("%d calls for %d messages", n, len(bodies))
+	if calls != len(bodies) {
+		t.Errorf("%d calls for %d messages", calls, len(bodies))
 	}
 	if left, _ := drain(t, conn, queue); len(left) != 0 {
 		t.Errorf("queue still holds %q", left)
@@ -367,11 +391,15 @@ func TestRabbitMQChannelClosed(t *testing.T) {
 	queue, _ := topology(t, conn)
 	ch, err := conn.Channel()
 	must(t, err)
+	// A first message handled says Consume is consuming: then the channel
+	// closes under it.
+	publish(t, channel(t, conn), queue, "m")
+	s := &script{}
 	done := make(chan error, 1)
 	go func() {
-		done <- amqpguard.Consume(context.Background(), ch, queue, &script{}, amqpguard.WithLogger(nil))
+		done <- amqpguard.Consume(context.Background(), ch, queue, s, amqpguard.WithLogger(nil))
 	}()
-	time.Sleep(300 * time.Millisecond)
+	waitFor(t, "the first message", 10*time.Second, func() bool { n, _ := s.count(); return n == 1 })
 	ch.Close()
 	select {
 	case err := <-done:

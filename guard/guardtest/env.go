@@ -9,7 +9,7 @@ import (
 // (IDEM_TEST_POSTGRES, IDEM_TEST_MYSQL, IDEM_TEST_REDIS, …). When it is empty
 // the test is skipped with a message saying which variable to set, except
 // under CI=true, where a backend left untested is a failure: CI must test
-// every backend (DESIGN.md §7).
+// every backend.
 func Env(t testing.TB, name string) string {
 	t.Helper()
 	v := os.Getenv(name)

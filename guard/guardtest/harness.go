@@ -42,6 +42,13 @@ type Backend struct {
 	Do func(ctx context.Context, consumer, key string, fp []byte, e Effect) (guard.Outcome, error)
 	// Counter reads the committed value of a counter (0 when it never changed).
 	Counter func(ctx context.Context, name string) (int64, error)
+	// Clone returns another store over the same dedup table (or key prefix)
+	// and counters, as another process would open it: built afresh with the
+	// options of this one and then opts, sharing nothing with it in memory.
+	Clone func(opts ...guard.Option) Backend
+	// Tamper changes what the store holds behind its back (SQLTamper,
+	// RedisTamper).
+	Tamper Tamper
 }
 
 // Effect is the transactional effect of Backend.Do: counter += delta.

@@ -13,18 +13,9 @@ import (
 	"github.com/idemkit/idem/guard"
 )
 
-// Times of the subtests where expiry matters. Stores compute expiry on their
-// server's clock, which is this machine's clock: the suite sleeps just past
-// these durations.
-const (
-	shortLease     = 300 * time.Millisecond
-	shortRetention = time.Second
-	// pastLease and pastRetention are slept to be sure a lease or a record expired.
-	pastLease     = shortLease + 150*time.Millisecond
-	pastRetention = shortRetention + 200*time.Millisecond
-	// testTimeout bounds every subtest's calls.
-	testTimeout = 60 * time.Second
-)
+// testTimeout bounds every subtest's calls. No subtest waits for a lease or
+// a retention to run out: they end it by the store's clock (Tamper).
+const testTimeout = 60 * time.Second
 
 // testCase is one subtest of the conformance suite.
 type testCase struct {
@@ -33,7 +24,7 @@ type testCase struct {
 }
 
 // Run runs the conformance suite against the store of h: every cell of the
-// state table and every error of the error table of DESIGN.md §5, through the
+// state table and every error of the error table of package guard, through the
 // public API only (Backend.Do, the guard.Store methods and the Lease
 // methods). Each subtest gets a fresh store from h.New. Subtests that count
 // goroutines (a store's life cycle; the server cut mid-call and while idle,
@@ -56,6 +47,8 @@ func Run(t *testing.T, h Harness) {
 	cases = append(cases, purgeCases...)
 	cases = append(cases, observerCases...)
 	cases = append(cases, inputCases...)
+	cases = append(cases, identityCases...)
+	cases = append(cases, contentCases...)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
@@ -79,12 +72,52 @@ func setup(t *testing.T, h Harness, opts ...guard.Option) *env {
 	t.Helper()
 	rec := NewRecorder()
 	b := h.New(t, append([]guard.Option{guard.WithObserver(rec)}, opts...)...)
-	if b.Store == nil || b.Do == nil || b.Counter == nil {
-		t.Fatalf("guardtest: %s: Harness.New returned an incomplete Backend", h.Name)
-	}
+	checkBackend(t, h, b)
 	ctx, cancel := context.WithTimeout(t.Context(), testTimeout)
 	t.Cleanup(cancel)
 	return &env{t: t, b: b, rec: rec, ctx: ctx, consumer: "deduct_inventory", counter: "stock"}
+}
+
+// checkBackend fails the test when b lacks what the suites use.
+func checkBackend(t testing.TB, h Harness, b Backend) {
+	t.Helper()
+	tm := b.Tamper
+	if b.Store == nil || b.Do == nil || b.Counter == nil || b.Clone == nil ||
+		tm.ExpireLease == nil || tm.ExpireRetention == nil || tm.ExpireAll == nil || tm.Write == nil {
+		t.Fatalf("guardtest: %s: Harness.New returned an incomplete Backend", h.Name)
+	}
+}
+
+// clone returns another store over e's table, as another process would
+// open it, with opts on top of e's options.
+func (e *env) clone(opts ...guard.Option) *env {
+	c := *e
+	c.b = e.b.Clone(opts...)
+	return &c
+}
+
+// expireLease ends the lease of k now, by the store's clock.
+func (e *env) expireLease(k string) {
+	e.t.Helper()
+	if err := e.b.Tamper.ExpireLease(e.ctx, e.consumer, k); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// expireRecord ends the retention of k now, by the store's clock.
+func (e *env) expireRecord(k string) {
+	e.t.Helper()
+	if err := e.b.Tamper.ExpireRetention(e.ctx, e.consumer, k); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// expireAll ends the retention of every record of the consumer now.
+func (e *env) expireAll() {
+	e.t.Helper()
+	if err := e.b.Tamper.ExpireAll(e.ctx, e.consumer); err != nil {
+		e.t.Fatal(err)
+	}
 }
 
 // key encodes parts as a business key, as generated handlers do.

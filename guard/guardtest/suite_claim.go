@@ -3,6 +3,8 @@ package guardtest
 import (
 	"context"
 	"errors"
+	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -110,13 +112,13 @@ var claimCases = []testCase{
 			{"Extend", func(ctx context.Context, l *guard.Lease) error { return l.Extend(ctx, time.Minute) }},
 			{"Fail", func(ctx context.Context, l *guard.Lease) error { return l.Fail(ctx, errHook) }},
 		}
-		e := setup(t, h, guard.WithLease(shortLease))
+		e := setup(t, h)
 		e.consumer = "send_sms"
 		var old []*guard.Lease
 		for _, s := range stale {
 			old = append(old, e.mustClaim(key("sms", s.op), nil))
+			e.expireLease(key("sms", s.op))
 		}
-		time.Sleep(pastLease)
 		for i, s := range stale {
 			k := key("sms", s.op)
 			l2 := e.mustClaim(k, nil)
@@ -148,10 +150,10 @@ var claimCases = []testCase{
 	}},
 	{"Claim/expired-lease-not-taken-can-still-complete", func(t *testing.T, h Harness) {
 		for _, d := range []guard.Delivery{guard.AtLeastOnce, guard.AtMostOnce} {
-			e := setup(t, h, guard.WithLease(shortLease), guard.WithDelivery(d))
+			e := setup(t, h, guard.WithDelivery(d))
 			k := key("sms-slow")
 			l := e.mustClaim(k, nil)
-			time.Sleep(pastLease)
+			e.expireLease(k)
 			if err := l.Complete(e.ctx, []byte("late")); err != nil {
 				t.Fatalf("%s: Complete of an expired lease nobody took: %v", d, err)
 			}
@@ -159,10 +161,10 @@ var claimCases = []testCase{
 		}
 	}},
 	{"Claim/expired-lease-at-most-once-is-uncertain", func(t *testing.T, h Harness) {
-		e := setup(t, h, guard.WithLease(shortLease), guard.WithDelivery(guard.AtMostOnce))
+		e := setup(t, h, guard.WithDelivery(guard.AtMostOnce))
 		k := key("sms-amo")
 		e.mustClaim(k, nil) // abandoned: the worker crashed mid-effect
-		time.Sleep(pastLease)
+		e.expireLease(k)
 		for i := range 3 {
 			_, err := e.claim(k, nil)
 			wantErr(t, "Claim after an at-most-once lease expired", err, guard.ErrUncertain)
@@ -180,10 +182,10 @@ var claimCases = []testCase{
 	{"Claim/stale-at-most-once-owner-may-settle-its-uncertain-key", func(t *testing.T, h Harness) {
 		// The owner whose at-most-once lease expired still holds the token:
 		// it knows whether its call happened, so its Complete settles the key.
-		e := setup(t, h, guard.WithLease(shortLease), guard.WithDelivery(guard.AtMostOnce))
+		e := setup(t, h, guard.WithDelivery(guard.AtMostOnce))
 		k := key("sms-amo-late")
 		l := e.mustClaim(k, nil)
-		time.Sleep(pastLease)
+		e.expireLease(k)
 		_, err := e.claim(k, nil)
 		wantErr(t, "Claim after an at-most-once lease expired", err, guard.ErrUncertain)
 		if err := l.Complete(e.ctx, []byte("sent")); err != nil {
@@ -192,18 +194,18 @@ var claimCases = []testCase{
 		e.mustDuplicate(k, nil, []byte("sent"))
 	}},
 	{"Claim/do-over-an-abandoned-lease", func(t *testing.T, h Harness) {
-		e := setup(t, h, guard.WithLease(shortLease))
+		e := setup(t, h)
 		k := key("mixed")
 		old := e.mustClaim(k, nil)
-		time.Sleep(pastLease)
+		e.expireLease(k)
 		e.mustDo(k, nil, 1, guard.Applied)
 		e.mustDo(k, nil, 1, guard.Duplicate)
 		e.wantCount(1)
 		wantErr(t, "abandoned owner's Complete after a Do took the key", old.Complete(e.ctx, nil), guard.ErrLeaseLost)
 
-		m := setup(t, h, guard.WithLease(shortLease), guard.WithDelivery(guard.AtMostOnce))
+		m := setup(t, h, guard.WithDelivery(guard.AtMostOnce))
 		m.mustClaim(k, nil)
-		time.Sleep(pastLease)
+		m.expireLease(k)
 		_, err := m.do(k, nil, 1)
 		wantErr(t, "at-most-once Do over an abandoned lease", err, guard.ErrUncertain)
 		m.wantCount(0)
@@ -245,36 +247,74 @@ var claimCases = []testCase{
 		}
 	}},
 	{"Claim/extend-keeps-others-out", func(t *testing.T, h Harness) {
-		e := setup(t, h, guard.WithLease(shortLease))
+		lease := 5 * time.Second
+		e := setup(t, h, guard.WithLease(lease))
 		k := key("sms-long")
 		l := e.mustClaim(k, nil)
-		ext := 3 * time.Second
+		ext := 10 * time.Minute
 		if err := l.Extend(e.ctx, ext); err != nil {
 			t.Fatalf("Extend: %v", err)
 		}
-		time.Sleep(pastLease) // past the original lease
 		_, err := e.claim(k, nil)
 		wantInProgress(t, "Claim of an extended lease", err, e.consumer, ext)
 		var ip *guard.InProgressError
 		errors.As(err, &ip)
-		if ip.RetryAfter <= shortLease {
-			t.Errorf("RetryAfter = %s after extending to %s, want more than the original %s", ip.RetryAfter, ext, shortLease)
+		if ip.RetryAfter <= lease {
+			t.Errorf("RetryAfter = %s after extending to %s, want more than the original %s: the lease's end did not move", ip.RetryAfter, ext, lease)
+		}
+		if r := e.wantState(k, guard.StatePending); r.LeaseUntil.Sub(r.CreatedAt) <= lease {
+			t.Errorf("stored lease ends %s after the claim, want the extension's %s", r.LeaseUntil.Sub(r.CreatedAt), ext)
 		}
 		if err := l.Complete(e.ctx, nil); err != nil {
 			t.Fatalf("Complete after Extend: %v", err)
 		}
 		e.mustDuplicate(k, nil, nil)
 	}},
+	{"Claim/extend-is-bounded-by-the-maximum-hold", func(t *testing.T, h Harness) {
+		lease, hold := 5*time.Second, 2*time.Minute
+		e := setup(t, h, guard.WithLease(lease), guard.WithMaxLeaseHold(hold))
+		k := key("sms-stuck")
+		l := e.mustClaim(k, nil)
+		if err := l.Extend(e.ctx, time.Minute); err != nil {
+			t.Fatalf("Extend within the maximum hold: %v", err)
+		}
+		before := e.wantState(k, guard.StatePending).LeaseUntil
+		// The lease was claimed a moment ago: an extension by the whole
+		// maximum hold ends past it, and so does any longer one.
+		for _, d := range []time.Duration{hold, 10 * hold, time.Duration(math.MaxInt64)} {
+			err := l.Extend(e.ctx, d)
+			wantTransient(t, "Extend past the maximum hold", err, guard.ErrLeaseHoldExceeded)
+			wantMessage(t, "Extend past the maximum hold", err, e.consumer)
+			wantMessage(t, "Extend past the maximum hold", err, hold.String())
+		}
+		if r := e.wantState(k, guard.StatePending); !r.LeaseUntil.Equal(before) || r.Owner != l.Owner() {
+			t.Errorf("a refused Extend changed the record: lease until %s (was %s), owner %q", r.LeaseUntil, before, r.Owner)
+		}
+		if err := l.Complete(e.ctx, []byte("done in time")); err != nil {
+			t.Fatalf("Complete after a refused Extend: %v", err)
+		}
+		e.mustDuplicate(k, nil, []byte("done in time"))
+
+		// Without WithMaxLeaseHold the bound is DefaultMaxLeaseHold.
+		d := setup(t, h)
+		l = d.mustClaim(k, nil)
+		wantTransient(t, "Extend by the default maximum hold", l.Extend(d.ctx, guard.DefaultMaxLeaseHold), guard.ErrLeaseHoldExceeded)
+		if err := l.Extend(d.ctx, guard.DefaultMaxLeaseHold/2); err != nil {
+			t.Fatalf("Extend within the default maximum hold: %v", err)
+		}
+	}},
 	{"Claim/expired-record-acquires-afresh", func(t *testing.T, h Harness) {
 		for _, d := range []guard.Delivery{guard.AtLeastOnce, guard.AtMostOnce} {
-			e := setup(t, h, guard.WithLease(shortLease), guard.WithRetention(shortRetention), guard.WithDelivery(d))
+			e := setup(t, h, guard.WithDelivery(d))
 			done, abandoned := key("sms-done"), key("sms-abandoned")
 			l := e.mustClaim(done, nil)
 			if err := l.Complete(e.ctx, []byte("r")); err != nil {
 				t.Fatal(err)
 			}
 			e.mustClaim(abandoned, nil)
-			time.Sleep(pastRetention)
+			e.expireRecord(done)
+			e.expireLease(abandoned) // the lease, then the retention, ran out
+			e.expireRecord(abandoned)
 			for _, k := range []string{done, abandoned} {
 				e.wantState(k, "")
 				l := e.mustClaim(k, nil)
@@ -294,9 +334,9 @@ var claimCases = []testCase{
 		e := setup(t, h)
 		k := key("sms-lease-methods")
 		l := e.mustClaim(k, nil)
-		for _, d := range []time.Duration{0, -time.Second} {
-			if err := l.Extend(e.ctx, d); err == nil {
-				t.Errorf("Extend(%s) = nil, want an error", d)
+		for _, d := range []time.Duration{0, -time.Second, guard.MinLease - time.Nanosecond} {
+			if err := l.Extend(e.ctx, d); err == nil || !strings.Contains(err.Error(), "below the minimum") {
+				t.Errorf("Extend(%s) = %v, want an error about the minimum", d, err)
 			}
 		}
 		if err := l.Complete(e.ctx, []byte("r")); err != nil {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"runtime/debug"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -13,6 +12,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/idemkit/idem/guard"
+	"github.com/idemkit/idem/guard/internal/adapt"
 )
 
 // DefaultAckWait is the acknowledgement wait assumed when neither WithAckWait
@@ -47,17 +47,7 @@ const (
 
 // String returns "ack", "nak-in-progress", "term" or "nak".
 func (a Action) String() string {
-	switch a {
-	case Ack:
-		return "ack"
-	case NakInProgress:
-		return "nak-in-progress"
-	case Term:
-		return "term"
-	case Nak:
-		return "nak"
-	}
-	return fmt.Sprintf("action(%d)", int(a))
+	return adapt.EnumString(int(a), "action", "ack", "nak-in-progress", "term", "nak")
 }
 
 // Option configures the adapter.
@@ -74,12 +64,8 @@ type config struct {
 
 func newConfig(opts []Option) config {
 	c := config{logger: slog.Default()}
-	for _, o := range opts {
-		o(&c)
-	}
-	if c.logger == nil {
-		c.logger = slog.New(slog.DiscardHandler)
-	}
+	adapt.Configure(&c, opts)
+	c.logger = adapt.Logger(c.logger)
 	return c
 }
 
@@ -225,18 +211,12 @@ func consumerAckWait(info *jetstream.ConsumerInfo) time.Duration {
 }
 
 func (c *config) handle(parent context.Context, msg jetstream.Msg, h guard.Handler) Action {
-	ctx, cancel := parent, context.CancelFunc(func() {})
-	if c.timeout > 0 {
-		ctx, cancel = context.WithTimeout(parent, c.timeout)
-	}
-	defer cancel()
-
 	ackWait := c.ackWait
 	if ackWait <= 0 {
 		ackWait = DefaultAckWait
 	}
 	stop := startHeartbeat(msg, ackWait/2, c.logger)
-	out, err := run(ctx, h, msg.Data())
+	out, err := adapt.Call(parent, "jetstreamguard", c.timeout, h, msg.Data())
 	stop()
 
 	attrs := []any{slog.String("subject", msg.Subject())}
@@ -246,9 +226,8 @@ func (c *config) handle(parent context.Context, msg jetstream.Msg, h guard.Handl
 		attrs = append(attrs, slog.Uint64("stream_seq", md.Sequence.Stream), slog.Uint64("delivered", md.NumDelivered))
 	}
 
-	var inProgress *guard.InProgressError
-	switch {
-	case err == nil:
+	switch v := adapt.Classify(err); v.Class {
+	case adapt.Settle:
 		var ackErr error
 		if c.doubleAck {
 			actx, acancel := context.WithTimeout(context.WithoutCancel(parent), ackTimeout)
@@ -259,12 +238,12 @@ func (c *config) handle(parent context.Context, msg jetstream.Msg, h guard.Handl
 		}
 		c.settled(parent, "ack", ackErr, slog.LevelDebug, "jetstreamguard: acked", append(attrs, slog.String("outcome", out.String())))
 		return Ack
-	case errors.As(err, &inProgress):
-		c.settled(parent, "nak", msg.NakWithDelay(inProgress.RetryAfter), slog.LevelDebug,
+	case adapt.InProgress:
+		c.settled(parent, "nak", msg.NakWithDelay(v.RetryAfter), slog.LevelDebug,
 			"jetstreamguard: key in progress elsewhere, naked with delay",
-			append(attrs, slog.Duration("delay", inProgress.RetryAfter), slog.Any("error", err)))
+			append(attrs, slog.Duration("delay", v.RetryAfter), slog.Any("error", err)))
 		return NakInProgress
-	case guard.Permanent(err):
+	case adapt.DeadLetter:
 		c.settled(parent, "term", msg.TermWithReason(reason(err)), slog.LevelWarn,
 			"jetstreamguard: permanent error, message terminated", append(attrs, slog.Any("error", err)))
 		return Term
@@ -280,10 +259,9 @@ func (c *config) handle(parent context.Context, msg jetstream.Msg, h guard.Handl
 			nakErr = msg.Nak()
 		}
 		level := slog.LevelWarn
-		var p *panicError
-		if errors.As(err, &p) {
+		if v.Panic != nil {
 			level = slog.LevelError
-			attrs = append(attrs, slog.String("stack", string(p.stack)))
+			attrs = append(attrs, slog.String("stack", string(v.Panic.Stack)))
 		}
 		c.settled(parent, "nak", nakErr, level, "jetstreamguard: transient error, message naked",
 			append(attrs, slog.Duration("delay", d), slog.Any("error", err)))
@@ -291,35 +269,10 @@ func (c *config) handle(parent context.Context, msg jetstream.Msg, h guard.Handl
 	}
 }
 
-// settled logs the settlement of a message, or the failure to send it.
+// settled logs the settlement of a message, or the failure to send it (the
+// server then redelivers the message after AckWait).
 func (c *config) settled(ctx context.Context, op string, err error, level slog.Level, msg string, attrs []any) {
-	if err != nil {
-		// The server redelivers the message after AckWait; the guard makes
-		// that harmless.
-		c.logger.Log(ctx, slog.LevelError, "jetstreamguard: "+op+" failed", append(attrs, slog.Any("settle_error", err))...)
-		return
-	}
-	c.logger.Log(ctx, level, msg, attrs...)
-}
-
-// panicError is a panic of the handler, recovered and treated as transient.
-type panicError struct {
-	value any
-	stack []byte
-}
-
-func (p *panicError) Error() string {
-	return fmt.Sprintf("jetstreamguard: handler panicked: %v", p.value)
-}
-
-// run calls h, turning a panic into a transient error.
-func run(ctx context.Context, h guard.Handler, body []byte) (out guard.Outcome, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			out, err = 0, &panicError{value: v, stack: debug.Stack()}
-		}
-	}()
-	return h.Handle(ctx, body)
+	adapt.LogSettled(ctx, c.logger, "jetstreamguard", op, err, level, msg, attrs)
 }
 
 // startHeartbeat sends msg.InProgress() every interval until the returned

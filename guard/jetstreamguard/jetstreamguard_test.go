@@ -27,6 +27,7 @@ type fakeMsg struct {
 	inProgress  int
 	afterSettle int // InProgress calls after the message was settled
 	ackErr      error
+	beats       chan struct{} // when not nil, gets a value on each InProgress
 }
 
 var _ jetstream.Msg = (*fakeMsg)(nil)
@@ -57,6 +58,12 @@ func (m *fakeMsg) InProgress() error {
 	m.inProgress++
 	if len(m.settles) > 0 {
 		m.afterSettle++
+	}
+	if m.beats != nil {
+		select {
+		case m.beats <- struct{}{}:
+		default:
+		}
 	}
 	return nil
 }
@@ -144,23 +151,31 @@ func TestHandlerGetsBodyAndContext(t *testing.T) {
 }
 
 func TestHeartbeat(t *testing.T) {
-	msg := &fakeMsg{data: []byte(`{}`), delivered: 1}
-	h := guard.HandlerFunc(func(context.Context, []byte) (guard.Outcome, error) {
-		time.Sleep(250 * time.Millisecond)
+	msg := &fakeMsg{data: []byte(`{}`), delivered: 1, beats: make(chan struct{}, 1)}
+	// The handler runs until it has seen three heartbeats: however slow the
+	// machine, the test waits for them, not for a time they should fit in.
+	const want = 3
+	h := guard.HandlerFunc(func(ctx context.Context, _ []byte) (guard.Outcome, error) {
+		for range want {
+			select {
+			case <-msg.beats:
+			case <-time.After(10 * time.Second):
+				return 0, errors.New("no heartbeat within 10s")
+			}
+		}
 		return guard.Applied, nil
 	})
 	if got := Handle(context.Background(), msg, h, WithLogger(nil), WithAckWait(80*time.Millisecond)); got != Ack {
 		t.Fatalf("Handle = %v", got)
 	}
-	_, n, _ := msg.snapshot()
-	// every 40ms for 250ms: about 6; allow a slow machine its slack.
-	if n < 2 {
-		t.Errorf("InProgress sent %d times during a 250ms handler with AckWait 80ms, want several", n)
+	settles, n, after := msg.snapshot()
+	if n < want || fmt.Sprint(settles) != "[ack]" {
+		t.Errorf("InProgress sent %d times, settled %q; want at least %d, then an ack", n, settles, want)
 	}
-	time.Sleep(120 * time.Millisecond)
-	_, n2, after := msg.snapshot()
-	if n2 != n || after != 0 {
-		t.Errorf("heartbeat went on after the handler returned: %d → %d InProgress, %d after settling", n, n2, after)
+	// Handle stops the heartbeat and waits for it before it settles, so
+	// none can follow.
+	if after != 0 {
+		t.Errorf("%d heartbeats after the message was settled", after)
 	}
 }
 

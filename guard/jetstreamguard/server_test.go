@@ -183,9 +183,11 @@ func TestJetStream(t *testing.T) {
 				info, err := cons.Info(ctx)
 				return err == nil && len(h.times()) >= c.calls && info.NumAckPending == 0 && info.NumPending == 0
 			}
+			// Settled — nothing pending, nothing waiting for an ack or a
+			// redelivery (a nak with delay stays ack-pending until it is
+			// redelivered) — nothing more can arrive: no wait for a quiet
+			// while.
 			waitFor(t, "the message to be settled", 20*time.Second, settled)
-			// Nothing more arrives: wait past AckWait (bounded) and look again.
-			time.Sleep(min(2*c.ackWait, 1500*time.Millisecond))
 
 			calls := h.times()
 			if len(calls) != c.calls {
@@ -305,11 +307,17 @@ func TestConsumeConsumerDeleted(t *testing.T) {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
+	h := &script{}
 	go func() {
-		done <- jetstreamguard.Consume(ctx, cons, &script{}, jetstreamguard.WithLogger(nil),
+		done <- jetstreamguard.Consume(ctx, cons, h, jetstreamguard.WithLogger(nil),
 			jetstreamguard.WithConsumeOptions(jetstream.PullHeartbeat(500*time.Millisecond), jetstream.PullExpiry(2*time.Second)))
 	}()
-	time.Sleep(300 * time.Millisecond)
+	// A first message handled says Consume is consuming: then the consumer
+	// is deleted under it.
+	if _, err := js.Publish(ctx, "D.msg", []byte(`{}`)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the first message", 10*time.Second, func() bool { return len(h.times()) == 1 })
 	if err := js.DeleteConsumer(ctx, "D", "guarded"); err != nil {
 		t.Fatal(err)
 	}

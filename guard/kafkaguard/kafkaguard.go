@@ -2,16 +2,14 @@ package kafkaguard
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
-	"runtime/debug"
-	"strconv"
 	"time"
 
 	"github.com/segmentio/kafka-go"
 
 	"github.com/idemkit/idem/guard"
+	"github.com/idemkit/idem/guard/internal/adapt"
 )
 
 // Reader is the part of *kafka.Reader that Consume uses. The reader must
@@ -36,46 +34,31 @@ var (
 
 // Headers added to a dead-lettered message, after the original's headers.
 const (
-	HeaderError     = "idem-error"     // the handler's error text
-	HeaderTopic     = "idem-topic"     // the original topic
-	HeaderPartition = "idem-partition" // the original partition, decimal
-	HeaderOffset    = "idem-offset"    // the original offset, decimal
+	HeaderError     = adapt.HeaderError     // "idem-error": the handler's error text
+	HeaderTopic     = adapt.HeaderTopic     // "idem-topic": the original topic
+	HeaderPartition = adapt.HeaderPartition // "idem-partition": the original partition, decimal
+	HeaderOffset    = adapt.HeaderOffset    // "idem-offset": the original offset, decimal
 )
 
 // Defaults of WithBackoff.
 const (
-	DefaultMinBackoff = 100 * time.Millisecond
-	DefaultMaxBackoff = 30 * time.Second
+	DefaultMinBackoff = adapt.DefaultMinBackoff
+	DefaultMaxBackoff = adapt.DefaultMaxBackoff
 )
 
 // Option configures Consume.
 type Option func(*config)
 
 type config struct {
-	logger     *slog.Logger
+	adapt.InPlace
 	deadLetter Writer
 	dlTopic    string
-	minBackoff time.Duration
-	maxBackoff time.Duration
-	timeout    time.Duration
-	// sleep waits d or until ctx is done, and reports whether it waited
-	// the whole d. Tests replace it.
-	sleep func(ctx context.Context, d time.Duration) bool
 }
 
 func newConfig(opts []Option) config {
-	c := config{
-		logger:     slog.Default(),
-		minBackoff: DefaultMinBackoff,
-		maxBackoff: DefaultMaxBackoff,
-		sleep:      sleep,
-	}
-	for _, o := range opts {
-		o(&c)
-	}
-	if c.logger == nil {
-		c.logger = slog.New(slog.DiscardHandler)
-	}
+	c := config{InPlace: adapt.NewInPlace("kafkaguard")}
+	adapt.Configure(&c, opts)
+	c.Resolve()
 	return c
 }
 
@@ -83,7 +66,7 @@ func newConfig(opts []Option) config {
 // in-progress waits log at Debug, transient retries and dead-letters at Warn,
 // recovered panics and failing dead-letter writes at Error. A nil logger
 // discards.
-func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
+func WithLogger(l *slog.Logger) Option { return func(c *config) { c.Logger = l } }
 
 // WithDeadLetter sets the writer that receives messages whose error is
 // permanent (guard.Permanent). Without one, a permanent error stops Consume
@@ -102,19 +85,12 @@ func WithDeadLetterTopic(topic string) Option { return func(c *config) { c.dlTop
 // RetryAfter) and the retries of a failing dead-letter write. Defaults
 // DefaultMinBackoff and DefaultMaxBackoff; values ≤ 0 keep them.
 func WithBackoff(min, max time.Duration) Option {
-	return func(c *config) {
-		if min > 0 {
-			c.minBackoff = min
-		}
-		if max > 0 {
-			c.maxBackoff = max
-		}
-	}
+	return func(c *config) { c.SetBackoff(min, max) }
 }
 
 // WithTimeout bounds each call of the handler: its context is cancelled
 // after d and its error is then transient. Default: no bound.
-func WithTimeout(d time.Duration) Option { return func(c *config) { c.timeout = d } }
+func WithTimeout(d time.Duration) Option { return func(c *config) { c.Timeout = d } }
 
 // Consume fetches messages from r one at a time and runs h on each, until ctx
 // is done. kafka-go commits are cumulative — committing an offset commits
@@ -141,18 +117,26 @@ func Consume(ctx context.Context, r Reader, h guard.Handler, opts ...Option) err
 			}
 			return fmt.Errorf("kafkaguard: fetch: %w", err)
 		}
-		settled, err := c.settle(ctx, m, h)
+		am := adapt.Message{Topic: m.Topic, Partition: int32(m.Partition), Offset: m.Offset, Body: m.Value}
+		var deadLetter adapt.DeadLetterFunc
+		if c.deadLetter != nil {
+			deadLetter = func(ctx context.Context, cause error) error { return c.writeDeadLetter(ctx, m, am, cause) }
+		}
+		settled, err := c.Settle(ctx, h, am, deadLetter)
 		if err != nil {
 			return err
 		}
 		if !settled {
 			return nil // ctx done: the message stays uncommitted
 		}
-		if err := commit(ctx, r, m); err != nil {
+		cctx, cancel := adapt.CommitContext(ctx)
+		err = r.CommitMessages(cctx, m)
+		cancel()
+		if err != nil {
 			if ctx.Err() != nil {
 				return nil
 			}
-			return fmt.Errorf("kafkaguard: commit %s: %w", where(m), err)
+			return fmt.Errorf("kafkaguard: commit %s: %w", am.Where(), err)
 		}
 		if ctx.Err() != nil {
 			return nil
@@ -160,130 +144,12 @@ func Consume(ctx context.Context, r Reader, h guard.Handler, opts ...Option) err
 	}
 }
 
-// commitTimeout bounds the commit of a message settled just as ctx ended.
-const commitTimeout = 5 * time.Second
-
-// commit commits m. A message settled while ctx ended is still committed,
-// with a short detached context, to spare its redelivery.
-func commit(ctx context.Context, r Reader, m kafka.Message) error {
-	if ctx.Err() != nil {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), commitTimeout)
-		defer cancel()
+// writeDeadLetter writes m, with the error in its headers, to the
+// dead-letter writer.
+func (c *config) writeDeadLetter(ctx context.Context, m kafka.Message, am adapt.Message, cause error) error {
+	headers := append([]kafka.Header(nil), m.Headers...)
+	for _, h := range am.DeadLetterHeaders(cause) {
+		headers = append(headers, kafka.Header{Key: h.Key, Value: h.Value})
 	}
-	return r.CommitMessages(ctx, m)
-}
-
-// settle runs h on m until m may be committed: handled (Applied, Duplicate)
-// or dead-lettered. It reports false when ctx is done first.
-func (c *config) settle(ctx context.Context, m kafka.Message, h guard.Handler) (bool, error) {
-	attrs := []any{slog.String("topic", m.Topic), slog.Int("partition", m.Partition), slog.Int64("offset", m.Offset)}
-	backoff := c.minBackoff
-	for attempt := 1; ; attempt++ {
-		hctx, cancel := ctx, context.CancelFunc(func() {})
-		if c.timeout > 0 {
-			hctx, cancel = context.WithTimeout(ctx, c.timeout)
-		}
-		out, err := run(hctx, h, m.Value)
-		cancel()
-		a := append(attrs, slog.Int("attempt", attempt))
-
-		var inProgress *guard.InProgressError
-		switch {
-		case err == nil:
-			c.logger.Debug("kafkaguard: handled", append(a, slog.String("outcome", out.String()))...)
-			return true, nil
-		case ctx.Err() != nil:
-			return false, nil
-		case errors.As(err, &inProgress):
-			delay := min(max(inProgress.RetryAfter, 0), c.maxBackoff)
-			c.logger.Debug("kafkaguard: key in progress elsewhere, retrying in place", append(a, slog.Duration("delay", delay), slog.Any("error", err))...)
-			if !c.sleep(ctx, delay) {
-				return false, nil
-			}
-		case guard.Permanent(err):
-			if c.deadLetter == nil {
-				return false, fmt.Errorf("kafkaguard: permanent error at %s and no dead-letter writer (WithDeadLetter): %w", where(m), err)
-			}
-			c.logger.Warn("kafkaguard: permanent error, dead-lettering", append(a, slog.Any("error", err))...)
-			return c.writeDeadLetter(ctx, m, err, attrs), nil
-		default:
-			if p := (*panicError)(nil); errors.As(err, &p) {
-				c.logger.Error("kafkaguard: handler panicked, retrying in place", append(a, slog.Duration("delay", backoff), slog.Any("error", err), slog.String("stack", string(p.stack)))...)
-			} else {
-				c.logger.Warn("kafkaguard: transient error, retrying in place", append(a, slog.Duration("delay", backoff), slog.Any("error", err))...)
-			}
-			if !c.sleep(ctx, backoff) {
-				return false, nil
-			}
-			backoff = min(2*backoff, c.maxBackoff)
-		}
-	}
-}
-
-// writeDeadLetter writes m, with the error in its headers, to the dead-letter
-// writer, retrying with backoff until it succeeds or ctx is done.
-func (c *config) writeDeadLetter(ctx context.Context, m kafka.Message, cause error, attrs []any) bool {
-	dl := kafka.Message{
-		Topic: c.dlTopic,
-		Key:   m.Key,
-		Value: m.Value,
-		Headers: append(append([]kafka.Header(nil), m.Headers...),
-			kafka.Header{Key: HeaderError, Value: []byte(cause.Error())},
-			kafka.Header{Key: HeaderTopic, Value: []byte(m.Topic)},
-			kafka.Header{Key: HeaderPartition, Value: []byte(strconv.Itoa(m.Partition))},
-			kafka.Header{Key: HeaderOffset, Value: []byte(strconv.FormatInt(m.Offset, 10))},
-		),
-	}
-	backoff := c.minBackoff
-	for {
-		err := c.deadLetter.WriteMessages(ctx, dl)
-		if err == nil {
-			return true
-		}
-		if ctx.Err() != nil {
-			return false
-		}
-		c.logger.Error("kafkaguard: dead-letter write failed, retrying", append(attrs, slog.Duration("delay", backoff), slog.Any("error", err))...)
-		if !c.sleep(ctx, backoff) {
-			return false
-		}
-		backoff = min(2*backoff, c.maxBackoff)
-	}
-}
-
-func where(m kafka.Message) string {
-	return fmt.Sprintf("%s/%d@%d", m.Topic, m.Partition, m.Offset)
-}
-
-func sleep(ctx context.Context, d time.Duration) bool {
-	if d <= 0 {
-		return ctx.Err() == nil
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
-}
-
-// panicError is a panic of the handler, recovered and treated as transient.
-type panicError struct {
-	value any
-	stack []byte
-}
-
-func (p *panicError) Error() string { return fmt.Sprintf("kafkaguard: handler panicked: %v", p.value) }
-
-// run calls h, turning a panic into a transient error.
-func run(ctx context.Context, h guard.Handler, body []byte) (out guard.Outcome, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			out, err = 0, &panicError{value: v, stack: debug.Stack()}
-		}
-	}()
-	return h.Handle(ctx, body)
+	return c.deadLetter.WriteMessages(ctx, kafka.Message{Topic: c.dlTopic, Key: m.Key, Value: m.Value, Headers: headers})
 }

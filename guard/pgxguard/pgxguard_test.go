@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -107,12 +108,27 @@ func newBackend(t testing.TB, pool, admin *pgxpool.Pool, opts []guard.Option) gu
 			t.Errorf("clean-up: %v", err)
 		}
 	})
+	tamper := guardtest.SQLTamper(func(ctx context.Context, query string, args ...any) (int64, error) {
+		tag, err := admin.Exec(ctx, query, args...)
+		return tag.RowsAffected(), err
+	}, guard.Postgres, table)
+	return backendOn(t, pool, table, counters, tamper, opts)
+}
+
+// backendOn builds a store with opts on the existing dedup table and
+// counters table.
+func backendOn(t testing.TB, pool *pgxpool.Pool, table, counters string, tamper guardtest.Tamper, opts []guard.Option) guardtest.Backend {
+	t.Helper()
 	store, err := pgxguard.New(pool, append([]guard.Option{guard.WithTable(table)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	upsert := `INSERT INTO ` + counters + ` (name, n) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET n = ` + counters + `.n + EXCLUDED.n`
 	return guardtest.Backend{
+		Tamper: tamper,
+		Clone: func(more ...guard.Option) guardtest.Backend {
+			return backendOn(t, pool, table, counters, tamper, append(slices.Clip(opts), more...))
+		},
 		Store: store,
 		Do: func(ctx context.Context, consumer, key string, fp []byte, e guardtest.Effect) (guard.Outcome, error) {
 			return store.Do(ctx, consumer, key, fp, func(ctx context.Context, tx pgx.Tx) error {

@@ -49,7 +49,7 @@ func PinHashTag() DoOption { return func(o *doOptions) { o.pin = true } }
 // keys of an effect run with HashTag(tag), so they share its slot.
 func Tagged(tag, key string) string { return "{" + tag + "}" + key }
 
-// Do runs a transactional effect (DESIGN.md §5). It WATCHes the dedup record
+// Do runs a transactional effect (see the guard package). It WATCHes the dedup record
 // and reads it; if the record exists, guard.DecideClaim answers (Duplicate,
 // guard.ErrKeyConflict, guard.ErrFailed, *guard.InProgressError, …) and
 // apply is not called. Otherwise apply queues the effect's commands on pipe
@@ -97,6 +97,9 @@ func (s *Store) Do(ctx context.Context, consumer, key string, fp []byte, apply f
 	if err != nil {
 		return 0, err
 	}
+	if err := s.checkIdentity(ctx, consumer); err != nil {
+		return 0, err
+	}
 	if o.pin && tag != "" {
 		if err := s.pinTag(ctx, consumer, key, tag); err != nil {
 			return 0, err
@@ -122,7 +125,9 @@ func (s *Store) Do(ctx context.Context, consumer, key string, fp []byte, apply f
 // pinTag binds key to the first hash tag it is seen with (PinHashTag).
 func (s *Store) pinTag(ctx context.Context, consumer, key, tag string) error {
 	pin := s.RecordKey(consumer, key, "") + ":tag"
-	set, err := s.client.SetNX(ctx, pin, tag, s.cfg.Retention).Result()
+	// The TTL rounded up to whole milliseconds: go-redis would cut a
+	// fraction of one off.
+	set, err := s.client.SetNX(ctx, pin, tag, time.Duration(ms(s.cfg.Retention))*time.Millisecond).Result()
 	if err != nil {
 		return fmt.Errorf("redisguard: pin the hash tag of %s key: %w", consumer, err)
 	}
@@ -279,13 +284,14 @@ func (t *doTx) watched(ctx context.Context, tx *redis.Tx, watchHere bool) (guard
 		}
 	}
 	if !v.Action.Acquires() {
-		return s.cfg.Refuse(ctx, t.consumer, t.key, v, rec)
+		return s.cfg.RefuseClaim(ctx, time.Since(t.start), t.consumer, t.key, v, rec)
 	}
 	created := strconv.FormatInt(now.UnixMicro(), 10)
 	var (
 		applyErr error
 		hset     *redis.IntCmd
 	)
+	claimed, effectStart := time.Since(t.start), time.Now() // Event.Claim, Event.Effect
 	cmds, err := tx.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
 		p := &pipeline{Pipeliner: pipe}
 		if err := t.apply(ctx, p); err != nil {
@@ -329,7 +335,8 @@ func (t *doTx) watched(ctx context.Context, tx *redis.Tx, watchHere bool) (guard
 	if failed := failedCmds(cmds); failed != nil {
 		return 0, t.partial(ctx, tx, created, failed)
 	}
-	s.cfg.Observer.Observe(ctx, guard.Event{Decision: guard.DecisionApplied, Consumer: t.consumer, Key: t.key, Duration: time.Since(t.start)})
+	s.cfg.Observer.Observe(ctx, guard.Event{Decision: guard.DecisionApplied, Consumer: t.consumer, Key: t.key, Duration: time.Since(t.start),
+		Claim: claimed, Effect: time.Since(effectStart)})
 	return guard.Applied, nil
 }
 
@@ -348,7 +355,7 @@ func (t *doTx) writeRecord(ctx context.Context, pipe redis.Pipeliner, replace bo
 	if replace {
 		pipe.Del(ctx, t.rkey)
 	}
-	args := []any{"state", string(state), "fp", t.fp, "key", t.key, "created", created}
+	args := []any{"state", string(state), "fp", guard.StoredFingerprint(t.fp), "key", t.key, "created", created}
 	if result != nil {
 		args = append(args, "result", result)
 	}
@@ -367,7 +374,7 @@ func (t *doTx) writeRecord(ctx context.Context, pipe redis.Pipeliner, replace bo
 func (t *doTx) reject(ctx context.Context, tx *redis.Tx, replace bool, created string, rejection error) (guard.Outcome, error) {
 	var hset *redis.IntCmd
 	_, err := tx.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
-		hset = t.writeRecord(ctx, pipe, replace, guard.StateFailed, created, []byte(rejection.Error()))
+		hset = t.writeRecord(ctx, pipe, replace, guard.StateFailed, created, guard.ReasonText(rejection))
 		return nil
 	})
 	t.execDone(err, hset)
@@ -387,7 +394,7 @@ func (t *doTx) reject(ctx context.Context, tx *redis.Tx, replace bool, created s
 // just written), and the error wraps guard.ErrPartialEffect.
 func (t *doTx) partial(ctx context.Context, tx *redis.Tx, created string, failed error) error {
 	perr := guard.StateError(guard.ErrPartialEffect, t.consumer, "", failed)
-	if n, err := partialScript.Run(context.WithoutCancel(ctx), tx, []string{t.rkey}, created, perr.Error()).Int64(); err != nil {
+	if n, err := partialScript.Run(context.WithoutCancel(ctx), tx, []string{t.rkey}, created, guard.ReasonText(perr)).Int64(); err != nil {
 		perr = errors.Join(perr, fmt.Errorf("redisguard: mark %s failed after a partial effect: %w", t.consumer, err))
 	} else if n == 0 {
 		perr = errors.Join(perr, fmt.Errorf("redisguard: %s record changed before it could be marked failed", t.consumer))

@@ -1,7 +1,7 @@
 // Package redisguard is the guard store for Redis (go-redis v9): a single
 // server, Sentinel, Redis Cluster, or a redis.Ring, through
 // redis.UniversalClient. It decides every claim with guard.DecideClaim, like
-// the SQL stores, so all stores answer alike (DESIGN.md §5).
+// the SQL stores, so all stores answer alike (see the guard package).
 //
 //	store, err := redisguard.New(client, guard.WithRetention(72*time.Hour))
 //	out, err := store.Do(ctx, "billing", key, fp, func(ctx context.Context, pipe redis.Pipeliner) error {

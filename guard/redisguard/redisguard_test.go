@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -20,7 +21,7 @@ import (
 	"github.com/idemkit/idem/guard/redisguard"
 )
 
-// The environment variables naming the test servers (DESIGN.md §7).
+// The environment variables naming the test servers (see guardtest.Env).
 const (
 	envRedis   = "IDEM_TEST_REDIS"         // host:port of a single server
 	envCluster = "IDEM_TEST_REDIS_CLUSTER" // comma-separated host:port of a cluster's nodes
@@ -69,6 +70,8 @@ type fixture struct {
 	client redis.UniversalClient
 	store  *redisguard.Store // the view used: tagged when kind.tagged
 	prefix string
+	opts   []guard.Option // the store's
+	t      testing.TB
 }
 
 func randomPrefix() string {
@@ -79,17 +82,40 @@ func randomPrefix() string {
 
 func newFixture(t testing.TB, k kind, client redis.UniversalClient, opts ...guard.Option) *fixture {
 	t.Helper()
-	prefix := randomPrefix()
+	f := fixtureOn(t, k, client, randomPrefix(), opts)
+	t.Cleanup(f.cleanup)
+	return f
+}
+
+// fixtureOn builds a store with opts over the keys of prefix.
+func fixtureOn(t testing.TB, k kind, client redis.UniversalClient, prefix string, opts []guard.Option) *fixture {
+	t.Helper()
 	s, err := redisguard.New(client, append([]guard.Option{guard.WithTable(prefix)}, opts...)...)
 	if err != nil {
 		t.Fatalf("redisguard.New: %v", err)
 	}
-	f := &fixture{kind: k, client: client, store: s, prefix: prefix}
+	f := &fixture{kind: k, client: client, store: s, prefix: prefix, opts: opts, t: t}
 	if k.tagged {
 		f.store = s.WithHashTag(prefix)
 	}
-	t.Cleanup(f.cleanup)
 	return f
+}
+
+// recordKey is the Redis key of the record of consumer and key in f: under
+// the fixture's hash tag when it has one, except for the key identity
+// record, which never is.
+func (f *fixture) recordKey(consumer, key string) string {
+	tag := ""
+	if f.kind.tagged && key != guard.IdentityRecordKey {
+		tag = f.prefix
+	}
+	return f.store.RecordKey(consumer, key, tag)
+}
+
+func (f *fixture) tamper() guardtest.Tamper {
+	return guardtest.RedisTamper(f.client, f.recordKey, func(consumer string) string {
+		return "*" + f.prefix + ":" + consumer + ":*"
+	})
 }
 
 // key names a key of the test's effects, tagged when the store is.
@@ -152,7 +178,10 @@ func (f *fixture) counter(ctx context.Context, name string) (int64, error) {
 }
 
 func (f *fixture) backend() guardtest.Backend {
-	return guardtest.Backend{Store: f.store, Do: f.do, Counter: f.counter}
+	return guardtest.Backend{Store: f.store, Do: f.do, Counter: f.counter, Tamper: f.tamper(),
+		Clone: func(opts ...guard.Option) guardtest.Backend {
+			return fixtureOn(f.t, f.kind, f.client, f.prefix, append(slices.Clip(f.opts), opts...)).backend()
+		}}
 }
 
 // harness builds the guardtest harness of k. Cuttable stores reach their
@@ -198,6 +227,16 @@ func harness(k kind) guardtest.Harness {
 func forKinds(t *testing.T, fn func(t *testing.T, k kind)) {
 	for _, k := range kinds {
 		t.Run(k.name, func(t *testing.T) { fn(t, k) })
+	}
+}
+
+// forTaggedKinds runs fn as a subtest per kind that uses hash tags (rather
+// than skipping the others: a skipped subtest would pass).
+func forTaggedKinds(t *testing.T, fn func(t *testing.T, k kind)) {
+	for _, k := range kinds {
+		if k.tagged {
+			t.Run(k.name, func(t *testing.T) { fn(t, k) })
+		}
 	}
 }
 
@@ -261,7 +300,7 @@ func TestDoApplyDuplicateConflict(t *testing.T) {
 		}
 		mustCount(t, f, ctx, "c", 3)
 		r := mustState(t, f, ctx, "billing", "v12:k1", guard.StateDone)
-		if string(r.Fingerprint) != string(fp) || r.Key != "v12:k1" || r.Consumer != "billing" {
+		if string(r.Fingerprint) != string(guard.StoredFingerprint(fp)) || r.Key != "v12:k1" || r.Consumer != "billing" {
 			t.Fatalf("record = %+v", r)
 		}
 		if rec.Count(guard.DecisionApplied) != 1 || rec.Count(guard.DecisionDuplicate) != 1 || rec.Count(guard.DecisionConflict) != 1 {
@@ -291,7 +330,7 @@ func TestRecordLayout(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if fields["state"] != "done" || fields["fp"] != "v1:fp" || fields["key"] != "v12:k1" || fields["created"] == "" {
+		if fields["state"] != "done" || fields["fp"] != string(guard.StoredFingerprint([]byte("v1:fp"))) || fields["key"] != "v12:k1" || fields["created"] == "" {
 			t.Fatalf("record fields = %v", fields)
 		}
 		ttl, err := f.client.PTTL(ctx, want).Result()
@@ -500,10 +539,7 @@ func TestDoReject(t *testing.T) {
 // every key on a cluster) must share the record's slot, checked before
 // anything is sent.
 func TestHashTagSlots(t *testing.T) {
-	forKinds(t, func(t *testing.T, k kind) {
-		if !k.tagged {
-			t.Skip("the slot rule applies with a hash tag or on a cluster")
-		}
+	forTaggedKinds(t, func(t *testing.T, k kind) {
 		f, _, ctx := setup(t, k)
 		tag := f.prefix
 		cases := []struct {
@@ -569,10 +605,7 @@ func TestHashTagSlots(t *testing.T) {
 // sent with another tag finds no record there and applies again, with it
 // the second tag is guard.ErrKeyConflict.
 func TestPinHashTag(t *testing.T) {
-	forKinds(t, func(t *testing.T, k kind) {
-		if !k.tagged {
-			t.Skip("hash tags")
-		}
+	forTaggedKinds(t, func(t *testing.T, k kind) {
 		f, rec, ctx := setup(t, k)
 		tagA, tagB := f.prefix+"a", f.prefix+"b"
 		count := func(tag string) int64 {
@@ -685,37 +718,58 @@ func TestKeySlot(t *testing.T) {
 	}
 }
 
+// TestHashTagValidation: a bad hash tag is refused before anything is sent.
+// The client's dialer fails the test if the store reaches for the server,
+// so a refusal cannot come from a connection error instead of the check.
 func TestHashTagValidation(t *testing.T) {
-	s, err := redisguard.New(redis.NewClient(&redis.Options{Addr: "127.0.0.1:1"}))
+	errDialed := errors.New("the store dialled the server")
+	client := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1,
+		Dialer: func(context.Context, string, string) (net.Conn, error) { return nil, errDialed }})
+	t.Cleanup(func() { client.Close() })
+	s, err := redisguard.New(client)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := t.Context()
-	for _, tag := range []string{"", "a{b", "a}b"} {
-		if _, err := s.Do(ctx, "c", "k", nil, func(context.Context, redis.Pipeliner) error { return nil }, redisguard.HashTag(tag)); err == nil {
-			t.Errorf("Do with HashTag(%q) = nil error", tag)
+	for _, c := range []struct{ tag, why string }{{"", "empty hash tag"}, {"a{b", "contains a brace"}, {"a}b", "contains a brace"}} {
+		calls := []struct {
+			name string
+			call func() error
+		}{
+			{"Do", func() error {
+				_, err := s.Do(ctx, "c", "k", nil, func(context.Context, redis.Pipeliner) error { return nil }, redisguard.HashTag(c.tag))
+				return err
+			}},
+			{"Inspect", func() error { _, err := s.WithHashTag(c.tag).Inspect(ctx, "c", "k"); return err }},
+			{"Claim", func() error { _, err := s.WithHashTag(c.tag).Claim(ctx, "c", "k", nil); return err }},
+			{"Resolve", func() error { return s.WithHashTag(c.tag).Resolve(ctx, "c", "k", nil) }},
+			{"Forget", func() error { return s.WithHashTag(c.tag).Forget(ctx, "c", "k") }},
 		}
-		if _, err := s.WithHashTag(tag).Inspect(ctx, "c", "k"); err == nil {
-			t.Errorf("WithHashTag(%q).Inspect = nil error", tag)
+		for _, call := range calls {
+			err := call.call()
+			if err == nil || errors.Is(err, errDialed) || !strings.Contains(err.Error(), c.why) {
+				t.Errorf("%s with hash tag %q: %v, want a refusal saying %q, before any connection", call.name, c.tag, err, c.why)
+			}
 		}
 	}
-	if _, err := redisguard.New(nil); err == nil {
-		t.Error("New(nil) = nil error")
+	if _, err := redisguard.New(nil); err == nil || !strings.Contains(err.Error(), "nil client") {
+		t.Errorf("New(nil) = %v, want an error about the nil client", err)
 	}
-	if _, err := redisguard.New(redis.NewClient(&redis.Options{}), guard.WithTable("bad prefix")); err == nil {
-		t.Error("New with a bad prefix = nil error")
+	if _, err := redisguard.New(client, guard.WithTable("bad prefix")); err == nil || !strings.Contains(err.Error(), "not an identifier") {
+		t.Errorf("New with a bad prefix = %v, want an error about the prefix", err)
 	}
 }
 
 func TestLeaseLifecycle(t *testing.T) {
 	forKinds(t, func(t *testing.T, k kind) {
-		f, _, ctx := setup(t, k, guard.WithLease(300*time.Millisecond))
+		lease := 5 * time.Second
+		f, _, ctx := setup(t, k, guard.WithLease(lease))
 		l, err := f.store.Claim(ctx, "sms", "v12:a", []byte("v1:x"))
 		if err != nil || l.Outcome() != guard.Applied {
 			t.Fatalf("Claim = %v, %v", l, err)
 		}
 		var ip *guard.InProgressError
-		if _, err := f.store.Claim(ctx, "sms", "v12:a", []byte("v1:x")); !errors.As(err, &ip) || ip.RetryAfter <= 0 || ip.RetryAfter > 300*time.Millisecond {
+		if _, err := f.store.Claim(ctx, "sms", "v12:a", []byte("v1:x")); !errors.As(err, &ip) || ip.RetryAfter <= 0 || ip.RetryAfter > lease {
 			t.Fatalf("second Claim: %v, want InProgress with RetryAfter within the lease", err)
 		}
 		if err := l.Complete(ctx, []byte("r1")); err != nil {
@@ -731,7 +785,9 @@ func TestLeaseLifecycle(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(450 * time.Millisecond)
+		if err := f.tamper().ExpireLease(ctx, "sms", "v12:b"); err != nil {
+			t.Fatal(err)
+		}
 		nl, err := f.store.Claim(ctx, "sms", "v12:b", nil)
 		if err != nil || !nl.TakenOver() {
 			t.Fatalf("Claim of an expired lease = %v, %v; want a takeover", nl, err)
@@ -747,12 +803,14 @@ func TestLeaseLifecycle(t *testing.T) {
 
 func TestLeaseAtMostOnce(t *testing.T) {
 	forKinds(t, func(t *testing.T, k kind) {
-		f, _, ctx := setup(t, k, guard.WithLease(200*time.Millisecond), guard.WithDelivery(guard.AtMostOnce))
+		f, _, ctx := setup(t, k, guard.WithDelivery(guard.AtMostOnce))
 		l, err := f.store.Claim(ctx, "sms", "v12:u", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(300 * time.Millisecond)
+		if err := f.tamper().ExpireLease(ctx, "sms", "v12:u"); err != nil {
+			t.Fatal(err)
+		}
 		if _, err := f.store.Claim(ctx, "sms", "v12:u", nil); !errors.Is(err, guard.ErrUncertain) {
 			t.Fatalf("Claim of an expired at-most-once lease: %v, want ErrUncertain", err)
 		}
@@ -766,24 +824,35 @@ func TestLeaseAtMostOnce(t *testing.T) {
 	})
 }
 
-// TestExtendRaisesTTL: a lease extended past the retention keeps its record.
+// TestExtendRaisesTTL: a lease extended past the retention keeps its
+// record for as long as the lease, and Complete brings the TTL back to the
+// retention.
 func TestExtendRaisesTTL(t *testing.T) {
 	forKinds(t, func(t *testing.T, k kind) {
-		f, _, ctx := setup(t, k, guard.WithLease(200*time.Millisecond), guard.WithRetention(500*time.Millisecond))
+		retention := guard.MinRetention
+		f, _, ctx := setup(t, k, guard.WithLease(guard.MinLease), guard.WithRetention(retention))
 		l, err := f.store.Claim(ctx, "sms", "v12:long", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := l.Extend(ctx, 3*time.Second); err != nil {
+		ext := 10 * retention
+		if err := l.Extend(ctx, ext); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(700 * time.Millisecond)
+		rkey := f.recordKey("sms", "v12:long")
+		if ttl, err := f.client.PTTL(ctx, rkey).Result(); err != nil || ttl <= retention || ttl > ext {
+			t.Fatalf("TTL after Extend = %s, %v; want the extension's %s", ttl, err, ext)
+		}
+		// The retention runs out: the record stays for its lease.
+		if err := f.tamper().ExpireRetention(ctx, "sms", "v12:long"); err != nil {
+			t.Fatal(err)
+		}
 		mustState(t, f, ctx, "sms", "v12:long", guard.StatePending)
 		if err := l.Complete(ctx, nil); err != nil {
 			t.Fatalf("Complete after the retention: %v", err)
 		}
-		ttl, err := f.client.PTTL(ctx, f.store.RecordKey("sms", "v12:long", map[bool]string{true: f.prefix}[k.tagged])).Result()
-		if err != nil || ttl <= 0 || ttl > 500*time.Millisecond {
+		ttl, err := f.client.PTTL(ctx, rkey).Result()
+		if err != nil || ttl <= 0 || ttl > retention {
 			t.Fatalf("TTL after Complete = %s, %v; want the retention again", ttl, err)
 		}
 	})
@@ -887,4 +956,61 @@ func TestRing(t *testing.T) {
 	if err := l.Complete(ctx, []byte("ok")); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestCorruptKeys: keys of the store's records holding something else than
+// a hash (a hand's SET, another program's key) give clear errors, are never
+// overwritten, and never let an effect run.
+func TestCorruptKeys(t *testing.T) {
+	forKinds(t, func(t *testing.T, k kind) {
+		f, _, ctx := setup(t, k, guard.WithKeyIdentity("v1"))
+		// The identity record.
+		if err := f.client.Set(ctx, f.recordKey("billing", guard.IdentityRecordKey), "v1", 0).Err(); err != nil {
+			t.Fatal(err)
+		}
+		_, err := f.do(ctx, "billing", "v12:k1", nil, guardtest.Effect{Counter: "c", Delta: 1})
+		if !errors.Is(err, guard.ErrKeyIdentityChanged) || guard.Permanent(err) || !strings.Contains(err.Error(), "a Redis string") {
+			t.Fatalf("Do over an identity key holding a string: %v, want a transient ErrKeyIdentityChanged naming its type", err)
+		}
+		if _, err := f.store.KeyIdentity(ctx, "billing"); !errors.Is(err, guard.ErrKeyIdentityChanged) {
+			t.Fatalf("KeyIdentity of a string: %v", err)
+		}
+		if v, err := f.client.Get(ctx, f.recordKey("billing", guard.IdentityRecordKey)).Result(); err != nil || v != "v1" {
+			t.Fatalf("the corrupt identity key was changed: %q, %v", v, err)
+		}
+		mustCount(t, f, ctx, "c", 0)
+		if err := f.store.ForgetKeyIdentity(ctx, "billing"); err != nil {
+			t.Fatal(err)
+		}
+
+		// A dedup record.
+		rkey := f.recordKey("billing", "v12:k2")
+		if err := f.client.Set(ctx, rkey, "not a record", 0).Err(); err != nil {
+			t.Fatal(err)
+		}
+		_, err = f.do(ctx, "billing", "v12:k2", nil, guardtest.Effect{Counter: "c", Delta: 1})
+		if err == nil || guard.Permanent(err) || !strings.Contains(err.Error(), "WRONGTYPE") {
+			t.Fatalf("Do over a key holding a string: %v, want a transient error saying WRONGTYPE", err)
+		}
+		if _, err := f.store.Claim(ctx, "billing", "v12:k2", nil); err == nil || !strings.Contains(err.Error(), "WRONGTYPE") {
+			t.Fatalf("Claim over a key holding a string: %v, want an error saying WRONGTYPE", err)
+		}
+		mustCount(t, f, ctx, "c", 0)
+		// A hash without a state is a record of an unknown state.
+		if err := f.client.Del(ctx, rkey).Err(); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.client.HSet(ctx, rkey, "key", "v12:k2").Err(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.store.Claim(ctx, "billing", "v12:k2", nil); err == nil || !strings.Contains(err.Error(), `unknown state ""`) {
+			t.Fatalf("Claim over a hash without a state: %v, want an error about its state", err)
+		}
+		if err := f.store.Forget(ctx, "billing", "v12:k2"); err != nil {
+			t.Fatal(err)
+		}
+		if out, err := f.do(ctx, "billing", "v12:k2", nil, guardtest.Effect{Counter: "c", Delta: 1}); err != nil || out != guard.Applied {
+			t.Fatalf("Do after Forget = %v, %v", out, err)
+		}
+	})
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strconv"
 	"time"
@@ -20,7 +21,8 @@ type Store struct {
 	client redis.UniversalClient
 	cfg    guard.Config
 	place  placement
-	cmds   *commandTable // shared by the WithHashTag views of a store
+	cmds   *commandTable           // shared by the WithHashTag views of a store
+	ids    *guard.KeyIdentityCache // shared by the views of a store
 
 	// tag is the hash tag of a view made by WithHashTag; "" for the store.
 	tag    string
@@ -44,7 +46,7 @@ func New(client redis.UniversalClient, opts ...guard.Option) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Store{client: client, cfg: cfg, place: placementOf(client), cmds: &commandTable{}}, nil
+	return &Store{client: client, cfg: cfg, place: placementOf(client), cmds: &commandTable{}, ids: guard.NewKeyIdentityCache()}, nil
 }
 
 // WithHashTag returns a view of the store whose every method — Do, Claim,
@@ -100,8 +102,19 @@ func (s *Store) start(consumer, key, tag string) (string, error) {
 	return s.RecordKey(consumer, key, tag), nil
 }
 
-func ms(d time.Duration) int64 { return max(1, int64((d+time.Millisecond-1)/time.Millisecond)) }
-func us(d time.Duration) int64 { return max(1, int64((d+time.Microsecond-1)/time.Microsecond)) }
+// ms and us are d in milliseconds (PEXPIRE) and microseconds (the scripts'
+// clock), rounded up and at least 1: a duration is never shortened. They
+// round with (d-1)/unit+1, which cannot overflow as d+unit-1 does for the
+// longest durations (a retention of math.MaxInt64 would become 1 ms).
+func ms(d time.Duration) int64 { return roundUp(d, time.Millisecond) }
+func us(d time.Duration) int64 { return roundUp(d, time.Microsecond) }
+
+func roundUp(d, unit time.Duration) int64 {
+	if d <= 0 {
+		return 1
+	}
+	return int64((d-1)/unit) + 1
+}
 
 // backoff sleeps before retry attempt+1, with jitter, unless ctx ends.
 func backoff(ctx context.Context, attempt int) error {
@@ -166,7 +179,13 @@ func parseRecord(consumer string, nowReply, pttlReply, fieldsReply any) (*guard.
 		return nil, now, fmt.Errorf("redisguard: %s record has unknown state %q", consumer, rec.State)
 	}
 	if pttl >= 0 {
-		rec.ExpiresAt = now.Add(time.Duration(pttl) * time.Millisecond)
+		// A TTL rounded up from the longest retention is one millisecond
+		// longer than a Duration holds: saturate, never wrap into the past.
+		ttl := time.Duration(math.MaxInt64)
+		if pttl < int64(ttl/time.Millisecond) {
+			ttl = time.Duration(pttl) * time.Millisecond
+		}
+		rec.ExpiresAt = now.Add(ttl)
 	}
 	return rec, now, nil
 }
@@ -210,7 +229,7 @@ func (s *Store) cas(ctx context.Context, conn redis.Scripter, rkey, mode string,
 		lease = strconv.FormatInt(rec.LeaseUntil.UnixMicro(), 10)
 	}
 	n, err := casScript.Run(ctx, conn, []string{rkey}, mode, string(rec.State), rec.Owner, lease,
-		strconv.FormatInt(rec.CreatedAt.UnixMicro(), 10), owner, us(s.cfg.Lease), ms(s.cfg.Retention), fp, key).Int64()
+		strconv.FormatInt(rec.CreatedAt.UnixMicro(), 10), owner, us(s.cfg.Lease), ms(s.cfg.Retention), guard.StoredFingerprint(fp), key).Int64()
 	if err != nil {
 		return false, fmt.Errorf("redisguard: %s %s record: %w", mode, rec.Consumer, err)
 	}
@@ -247,7 +266,7 @@ func (s *Store) retried(ctx context.Context, consumer, key string, attempt int, 
 // changed since it was read.
 var errChanged = errors.New("redisguard: dedup record changed since it was read")
 
-// Claim claims key for an external effect (DESIGN.md §5). On success the
+// Claim claims key for an external effect (see the guard package). On success the
 // returned Lease's Outcome is Applied (the caller holds the key for the lease
 // and must Complete, Fail or Release it) or Duplicate (done before; its
 // stored Result is on the lease). A live lease of another owner is
@@ -260,11 +279,14 @@ func (s *Store) Claim(ctx context.Context, consumer, key string, fp []byte) (*gu
 	if err != nil {
 		return nil, err
 	}
+	if err := s.checkIdentity(ctx, consumer); err != nil {
+		return nil, err
+	}
 	owner := guard.NewOwnerToken()
-	info := guard.LeaseInfo{Consumer: consumer, Key: key, Owner: owner, Config: s.cfg, Duration: s.cfg.Lease}
+	info := guard.LeaseInfo{Consumer: consumer, Key: key, Owner: owner, Config: s.cfg, Duration: s.cfg.Lease, Started: time.Now()}
 	tried := "" // the last compare-and-set mode tried
 	for attempt := 1; ; attempt++ {
-		reply, err := claimScript.Run(ctx, s.client, []string{rkey}, fp, owner, us(s.cfg.Lease), ms(s.cfg.Retention), key).Slice()
+		reply, err := claimScript.Run(ctx, s.client, []string{rkey}, guard.StoredFingerprint(fp), owner, us(s.cfg.Lease), ms(s.cfg.Retention), key).Slice()
 		if err != nil {
 			return nil, fmt.Errorf("redisguard: claim %s: %w", consumer, err)
 		}
@@ -383,6 +405,9 @@ func (s *Store) Inspect(ctx context.Context, consumer, key string) (*guard.Recor
 func (s *Store) Resolve(ctx context.Context, consumer, key string, result []byte) error {
 	rkey, err := s.start(consumer, key, s.tag)
 	if err != nil {
+		return err
+	}
+	if err := guard.ValidateResult(consumer, result); err != nil {
 		return err
 	}
 	has, res := hasResult(result)

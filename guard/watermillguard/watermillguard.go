@@ -2,7 +2,6 @@ package watermillguard
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"time"
 
@@ -10,6 +9,7 @@ import (
 	"github.com/ThreeDotsLabs/watermill/message/router/middleware"
 
 	"github.com/idemkit/idem/guard"
+	"github.com/idemkit/idem/guard/internal/adapt"
 )
 
 // DefaultMaxRetryDelay bounds the wait before a message whose key is in
@@ -28,12 +28,8 @@ type config struct {
 
 func newConfig(opts []Option) config {
 	c := config{logger: slog.Default(), maxRetryDelay: DefaultMaxRetryDelay}
-	for _, o := range opts {
-		o(&c)
-	}
-	if c.logger == nil {
-		c.logger = slog.New(slog.DiscardHandler)
-	}
+	adapt.Configure(&c, opts)
+	c.logger = adapt.Logger(c.logger)
 	return c
 }
 
@@ -123,30 +119,16 @@ func (c *config) call(msg *message.Message, next message.HandlerFunc) ([]*messag
 		return produced, nil
 	}
 	attrs := []any{slog.String("message_uuid", msg.UUID), slog.Any("error", err)}
-	var inProgress *guard.InProgressError
-	switch {
-	case errors.As(err, &inProgress):
-		d := min(max(inProgress.RetryAfter, 0), c.maxRetryDelay)
+	switch v := adapt.Classify(err); v.Class {
+	case adapt.InProgress:
+		d := min(v.RetryAfter, c.maxRetryDelay)
 		c.logger.DebugContext(parent, "watermillguard: key in progress elsewhere, nack after a delay", append(attrs, slog.Duration("delay", d))...)
-		wait(parent, d)
-	case guard.Permanent(err):
+		adapt.Sleep(parent, d)
+	case adapt.DeadLetter:
 		c.logger.WarnContext(parent, "watermillguard: permanent error (for the poison queue)", attrs...)
 	default:
 		c.logger.WarnContext(parent, "watermillguard: transient error, nack", append(attrs, slog.Duration("delay", c.retryDelay))...)
-		wait(parent, c.retryDelay)
+		adapt.Sleep(parent, c.retryDelay)
 	}
 	return nil, err
-}
-
-// wait sleeps d or until ctx is done.
-func wait(ctx context.Context, d time.Duration) {
-	if d <= 0 {
-		return
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-	case <-ctx.Done():
-	}
 }

@@ -137,6 +137,58 @@ func ret(out guard.Outcome, err error) stepFn {
 	return func() (guard.Outcome, error) { return out, err }
 }
 
+// settlements records, as the outermost router middleware, what the router
+// does with each delivery: it acks when the handlers' answer is nil and
+// nacks (gochannel then delivers the message again) otherwise. A payload
+// whose last delivery was acked is settled for good: nothing more of it can
+// arrive, so tests wait for that event rather than for a quiet while.
+type settlements struct {
+	mu      sync.Mutex
+	acked   map[string]bool
+	changed chan struct{}
+}
+
+func newSettlements() *settlements {
+	return &settlements{acked: map[string]bool{}, changed: make(chan struct{}, 1)}
+}
+
+func (s *settlements) middleware(h message.HandlerFunc) message.HandlerFunc {
+	return func(msg *message.Message) ([]*message.Message, error) {
+		produced, err := h(msg)
+		s.mu.Lock()
+		s.acked[string(msg.Payload)] = err == nil
+		s.mu.Unlock()
+		select {
+		case s.changed <- struct{}{}:
+		default:
+		}
+		return produced, err
+	}
+}
+
+// wait waits until every payload is acked, or fails after timeout.
+func (s *settlements) wait(t *testing.T, payloads []string, timeout time.Duration) {
+	t.Helper()
+	deadline := time.After(timeout)
+	for {
+		s.mu.Lock()
+		all := true
+		for _, p := range payloads {
+			all = all && s.acked[p]
+		}
+		got := fmt.Sprint(s.acked)
+		s.mu.Unlock()
+		if all {
+			return
+		}
+		select {
+		case <-s.changed:
+		case <-deadline:
+			t.Fatalf("after %v, acked %s; want all of %q", timeout, got, payloads)
+		}
+	}
+}
+
 // TestRouter runs Handler in a real Router over gochannel, with PoisonQueue
 // and Recoverer as the package doc recommends.
 func TestRouter(t *testing.T) {
@@ -190,7 +242,8 @@ func TestRouter(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			router.AddMiddleware(middleware.Recoverer, poison)
+			settled := newSettlements()
+			router.AddMiddleware(settled.middleware, middleware.Recoverer, poison)
 			s := &script{steps: c.steps, calls: map[string][]time.Time{}}
 			opts := append([]watermillguard.Option{watermillguard.WithLogger(nil)}, c.opts...)
 			router.AddConsumerHandler("deduct_inventory", "orders.created", pubSub, watermillguard.Handler(s, opts...))
@@ -216,17 +269,7 @@ func TestRouter(t *testing.T) {
 				}
 			}
 
-			want := 0
-			for _, n := range c.calls {
-				want += n
-			}
-			deadline := time.Now().Add(15 * time.Second)
-			for total(s.counts()) < want {
-				if time.Now().After(deadline) {
-					t.Fatalf("calls %v, want %v", s.counts(), c.calls)
-				}
-				time.Sleep(20 * time.Millisecond)
-			}
+			settled.wait(t, payloads, 15*time.Second)
 			gotPoison := map[string]string{}
 			for range c.poisoned {
 				select {
@@ -237,7 +280,6 @@ func TestRouter(t *testing.T) {
 					t.Fatalf("poison queue got %v, want %v", gotPoison, c.poisoned)
 				}
 			}
-			time.Sleep(400 * time.Millisecond) // nothing more: every message was acked
 			if got := s.counts(); fmt.Sprint(got) != fmt.Sprint(c.calls) {
 				t.Errorf("calls %v, want %v", got, c.calls)
 			}
@@ -273,14 +315,6 @@ func TestRouter(t *testing.T) {
 	}
 }
 
-func total(m map[string]int) int {
-	n := 0
-	for _, v := range m {
-		n += v
-	}
-	return n
-}
-
 // TestMiddlewareInRouter adds Middleware to a handler of one's own that
 // publishes a follow-up message: the follow-up goes out only once the guarded
 // answer is nil, and a key in progress is redelivered after RetryAfter.
@@ -304,6 +338,8 @@ func TestMiddlewareInRouter(t *testing.T) {
 			return []*message.Message{message.NewMessage(watermill.NewUUID(), []byte(string(msg.Payload)+" "+out.String()))}, nil
 		})
 	handler.AddMiddleware(watermillguard.Middleware(watermillguard.WithLogger(nil)))
+	settled := newSettlements()
+	router.AddMiddleware(settled.middleware)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -325,10 +361,16 @@ func TestMiddlewareInRouter(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("no follow-up message")
 	}
+	// Once o1 is acked nothing more of it is handled; a follow-up the
+	// refused first call produced would have been published before it.
+	settled.wait(t, []string{"o1"}, 10*time.Second)
 	select {
 	case m := <-sent:
 		t.Errorf("second follow-up %q", m.Payload)
-	case <-time.After(300 * time.Millisecond):
+	default:
+	}
+	if n := s.counts()["o1"]; n != 2 {
+		t.Errorf("o1 handled %d times, want 2 (in progress, then applied)", n)
 	}
 	if g := s.gap("o1"); g < 190*time.Millisecond {
 		t.Errorf("redelivered after %v, want ≥ RetryAfter (200ms)", g)

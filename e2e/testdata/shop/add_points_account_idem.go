@@ -18,9 +18,18 @@ import (
 // A compile-time check that the guard runtime supports this generated code.
 const _ = guard.SupportPackageIsVersion1
 
-// AddPointsAccountConsumer is the name of the add_points_account consumer: the
-// namespace of its dedup records.
-const AddPointsAccountConsumer = "add_points_account"
+const (
+	// AddPointsAccountConsumer is the name of the add_points_account consumer: the
+	// namespace of its dedup records.
+	AddPointsAccountConsumer = "add_points_account"
+	// AddPointsAccountKeyIdentity is the key identity of the add_points_account
+	// consumer (spec.KeyIdentity): its namespace, key fields with their types, key
+	// encoding and fingerprint fields. The handler declares it to the store
+	// (guard.WithKeyIdentity). Under another identity, messages handled before
+	// would count as new, so idemgen refuses to regenerate this file with one: to
+	// change the key, raise key_version in the spec, which starts a new namespace.
+	AddPointsAccountKeyIdentity = "idem-key/1 consumer=add_points_account key=order_id:string encoding=v1 fingerprint=order_id:string,account_id:uuid,points:int64 hash_tag=account_id:uuid"
+)
 
 // AddPointsAccount is the message of the add_points_account consumer, a JSON
 // object. Its business key is order_id; a duplicate must agree with it on
@@ -76,8 +85,9 @@ type AddPointsAccountHandler struct {
 }
 
 // NewAddPointsAccountHandler returns a handler that runs apply and keeps its
-// dedup records in store. The spec's settings (table e2e_shop_keys and
-// retention 168h) become options layered under opts, so opts win.
+// dedup records in store. The spec's settings (table e2e_shop_keys, retention
+// 168h and key identity AddPointsAccountKeyIdentity) become options layered
+// under opts, so opts win.
 //
 // A nil store or apply, or options that store.With rejects, do not fail here:
 // every Handle and HandleMessage of the handler returns the error.
@@ -93,6 +103,7 @@ func NewAddPointsAccountHandler(store *redisguard.Store, apply AddPointsAccountF
 		if h.store, err = store.With(append([]guard.Option{
 			guard.WithTable("e2e_shop_keys"),
 			guard.WithRetention(168 * time.Hour),
+			guard.WithKeyIdentity(AddPointsAccountKeyIdentity),
 		}, opts...)...); err != nil {
 			h.err = fmt.Errorf("add_points_account: NewAddPointsAccountHandler: %w", err)
 		}

@@ -20,6 +20,13 @@ const (
 	// AddPointsConsumer is the name of the add_points consumer: the namespace of
 	// its dedup records.
 	AddPointsConsumer = "add_points"
+	// AddPointsKeyIdentity is the key identity of the add_points consumer
+	// (spec.KeyIdentity): its namespace, key fields with their types, key encoding
+	// and fingerprint fields. The handler declares it to the store
+	// (guard.WithKeyIdentity). Under another identity, messages handled before
+	// would count as new, so idemgen refuses to regenerate this file with one: to
+	// change the key, raise key_version in the spec, which starts a new namespace.
+	AddPointsKeyIdentity = "idem-key/1 consumer=add_points key=order_id:string,bonus:bool encoding=v1 fingerprint=order_id:string,user_id:string,points:int64,bonus:bool"
 	// AddPointsTopic is the topic the add_points consumer reads, as the spec names
 	// it.
 	AddPointsTopic = "orders.paid"
@@ -78,8 +85,9 @@ type AddPointsHandler struct {
 }
 
 // NewAddPointsHandler returns a handler that runs apply and keeps its dedup
-// records in store. The spec's settings (table e2e_shop_keys and retention
-// 168h) become options layered under opts, so opts win.
+// records in store. The spec's settings (table e2e_shop_keys, retention 168h
+// and key identity AddPointsKeyIdentity) become options layered under opts, so
+// opts win.
 //
 // A nil store or apply, or options that store.With rejects, do not fail here:
 // every Handle and HandleMessage of the handler returns the error.
@@ -95,6 +103,7 @@ func NewAddPointsHandler(store *guard.SQLStore, apply AddPointsFunc, opts ...gua
 		if h.store, err = store.With(append([]guard.Option{
 			guard.WithTable("e2e_shop_keys"),
 			guard.WithRetention(168 * time.Hour),
+			guard.WithKeyIdentity(AddPointsKeyIdentity),
 		}, opts...)...); err != nil {
 			h.err = fmt.Errorf("add_points: NewAddPointsHandler: %w", err)
 		}

@@ -18,9 +18,18 @@ import (
 // A compile-time check that the guard runtime supports this generated code.
 const _ = guard.SupportPackageIsVersion1
 
-// AddPointsRedisConsumer is the name of the add_points_redis consumer: the
-// namespace of its dedup records.
-const AddPointsRedisConsumer = "add_points_redis"
+const (
+	// AddPointsRedisConsumer is the name of the add_points_redis consumer: the
+	// namespace of its dedup records.
+	AddPointsRedisConsumer = "add_points_redis"
+	// AddPointsRedisKeyIdentity is the key identity of the add_points_redis
+	// consumer (spec.KeyIdentity): its namespace, key fields with their types, key
+	// encoding and fingerprint fields. The handler declares it to the store
+	// (guard.WithKeyIdentity). Under another identity, messages handled before
+	// would count as new, so idemgen refuses to regenerate this file with one: to
+	// change the key, raise key_version in the spec, which starts a new namespace.
+	AddPointsRedisKeyIdentity = "idem-key/1 consumer=add_points_redis key=order_id:string encoding=v1 fingerprint=order_id:string,user_id:string,points:int64 hash_tag=user_id:string"
+)
 
 // AddPointsRedis is the message of the add_points_redis consumer, a JSON
 // object. Its business key is order_id; a duplicate must agree with it on
@@ -75,8 +84,9 @@ type AddPointsRedisHandler struct {
 }
 
 // NewAddPointsRedisHandler returns a handler that runs apply and keeps its
-// dedup records in store. The spec's settings (table e2e_shop_keys and
-// retention 168h) become options layered under opts, so opts win.
+// dedup records in store. The spec's settings (table e2e_shop_keys, retention
+// 168h and key identity AddPointsRedisKeyIdentity) become options layered under
+// opts, so opts win.
 //
 // A nil store or apply, or options that store.With rejects, do not fail here:
 // every Handle and HandleMessage of the handler returns the error.
@@ -92,6 +102,7 @@ func NewAddPointsRedisHandler(store *redisguard.Store, apply AddPointsRedisFunc,
 		if h.store, err = store.With(append([]guard.Option{
 			guard.WithTable("e2e_shop_keys"),
 			guard.WithRetention(168 * time.Hour),
+			guard.WithKeyIdentity(AddPointsRedisKeyIdentity),
 		}, opts...)...); err != nil {
 			h.err = fmt.Errorf("add_points_redis: NewAddPointsRedisHandler: %w", err)
 		}

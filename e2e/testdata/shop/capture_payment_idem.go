@@ -17,9 +17,18 @@ import (
 // A compile-time check that the guard runtime supports this generated code.
 const _ = guard.SupportPackageIsVersion1
 
-// CapturePaymentConsumer is the name of the capture_payment consumer: the
-// namespace of its dedup records.
-const CapturePaymentConsumer = "capture_payment"
+const (
+	// CapturePaymentConsumer is the name of the capture_payment consumer: the
+	// namespace of its dedup records.
+	CapturePaymentConsumer = "capture_payment"
+	// CapturePaymentKeyIdentity is the key identity of the capture_payment consumer
+	// (spec.KeyIdentity): its namespace, key fields with their types, key encoding
+	// and fingerprint fields. The handler declares it to the store
+	// (guard.WithKeyIdentity). Under another identity, messages handled before
+	// would count as new, so idemgen refuses to regenerate this file with one: to
+	// change the key, raise key_version in the spec, which starts a new namespace.
+	CapturePaymentKeyIdentity = "idem-key/1 consumer=capture_payment key=payment_id:uuid,captured_at:time encoding=v1 fingerprint=payment_id:uuid,captured_at:time,amount:int64"
+)
 
 // CapturePayment is the message of the capture_payment consumer, a JSON object.
 // Its business key is payment_id and captured_at; a duplicate must agree with
@@ -76,8 +85,9 @@ type CapturePaymentHandler struct {
 }
 
 // NewCapturePaymentHandler returns a handler that runs apply and keeps its
-// dedup records in store. The spec's settings (table e2e_shop_keys and
-// retention 168h) become options layered under opts, so opts win.
+// dedup records in store. The spec's settings (table e2e_shop_keys, retention
+// 168h and key identity CapturePaymentKeyIdentity) become options layered under
+// opts, so opts win.
 //
 // A nil store or apply, or options that store.With rejects, do not fail here:
 // every Handle and HandleMessage of the handler returns the error.
@@ -93,6 +103,7 @@ func NewCapturePaymentHandler(store *guard.SQLStore, apply CapturePaymentFunc, o
 		if h.store, err = store.With(append([]guard.Option{
 			guard.WithTable("e2e_shop_keys"),
 			guard.WithRetention(168 * time.Hour),
+			guard.WithKeyIdentity(CapturePaymentKeyIdentity),
 		}, opts...)...); err != nil {
 			h.err = fmt.Errorf("capture_payment: NewCapturePaymentHandler: %w", err)
 		}

@@ -15,9 +15,18 @@ import (
 // A compile-time check that the guard runtime supports this generated code.
 const _ = guard.SupportPackageIsVersion1
 
-// SendSmsAtMostOnceConsumer is the name of the send_sms_at_most_once consumer:
-// the namespace of its dedup records.
-const SendSmsAtMostOnceConsumer = "send_sms_at_most_once"
+const (
+	// SendSmsAtMostOnceConsumer is the name of the send_sms_at_most_once consumer:
+	// the namespace of its dedup records.
+	SendSmsAtMostOnceConsumer = "send_sms_at_most_once"
+	// SendSmsAtMostOnceKeyIdentity is the key identity of the send_sms_at_most_once
+	// consumer (spec.KeyIdentity): its namespace, key fields with their types, key
+	// encoding and fingerprint fields. The handler declares it to the store
+	// (guard.WithKeyIdentity). Under another identity, messages handled before
+	// would count as new, so idemgen refuses to regenerate this file with one: to
+	// change the key, raise key_version in the spec, which starts a new namespace.
+	SendSmsAtMostOnceKeyIdentity = "idem-key/1 consumer=send_sms_at_most_once key=order_id:string,template:string encoding=v1 fingerprint=order_id:string,phone:string,template:string"
+)
 
 // SendSmsAtMostOnce is the message of the send_sms_at_most_once consumer, a
 // JSON object. Its business key is order_id and template; a duplicate must
@@ -79,8 +88,9 @@ type SendSmsAtMostOnceHandler struct {
 
 // NewSendSmsAtMostOnceHandler returns a handler that runs apply and keeps its
 // dedup records in store. The spec's settings (table e2e_shop_keys, retention
-// 168h, lease 30s, delivery at-most-once and on_error release) become options
-// layered under opts, so opts win.
+// 168h, key identity SendSmsAtMostOnceKeyIdentity, lease 30s, delivery
+// at-most-once and on_error release) become options layered under opts, so opts
+// win.
 //
 // A nil store or apply, or options that store.With rejects, do not fail here:
 // every Handle and HandleMessage of the handler returns the error.
@@ -96,6 +106,7 @@ func NewSendSmsAtMostOnceHandler(store *guard.SQLStore, apply SendSmsAtMostOnceF
 		if h.store, err = store.With(append([]guard.Option{
 			guard.WithTable("e2e_shop_keys"),
 			guard.WithRetention(168 * time.Hour),
+			guard.WithKeyIdentity(SendSmsAtMostOnceKeyIdentity),
 			guard.WithLease(30 * time.Second),
 			guard.WithDelivery(guard.AtMostOnce),
 			guard.WithOnError(guard.Release),

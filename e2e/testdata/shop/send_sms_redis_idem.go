@@ -16,9 +16,18 @@ import (
 // A compile-time check that the guard runtime supports this generated code.
 const _ = guard.SupportPackageIsVersion1
 
-// SendSmsRedisConsumer is the name of the send_sms_redis consumer: the
-// namespace of its dedup records.
-const SendSmsRedisConsumer = "send_sms_redis"
+const (
+	// SendSmsRedisConsumer is the name of the send_sms_redis consumer: the
+	// namespace of its dedup records.
+	SendSmsRedisConsumer = "send_sms_redis"
+	// SendSmsRedisKeyIdentity is the key identity of the send_sms_redis consumer
+	// (spec.KeyIdentity): its namespace, key fields with their types, key encoding
+	// and fingerprint fields. The handler declares it to the store
+	// (guard.WithKeyIdentity). Under another identity, messages handled before
+	// would count as new, so idemgen refuses to regenerate this file with one: to
+	// change the key, raise key_version in the spec, which starts a new namespace.
+	SendSmsRedisKeyIdentity = "idem-key/1 consumer=send_sms_redis key=order_id:string,template:string encoding=v1 fingerprint=phone:string"
+)
 
 // SendSmsRedis is the message of the send_sms_redis consumer, a JSON object.
 // Its business key is order_id and template; a duplicate must agree with it on
@@ -76,8 +85,8 @@ type SendSmsRedisHandler struct {
 
 // NewSendSmsRedisHandler returns a handler that runs apply and keeps its dedup
 // records in store. The spec's settings (table e2e_shop_keys, retention 168h,
-// lease 30s, delivery at-least-once and on_error release) become options
-// layered under opts, so opts win.
+// key identity SendSmsRedisKeyIdentity, lease 30s, delivery at-least-once and
+// on_error release) become options layered under opts, so opts win.
 //
 // A nil store or apply, or options that store.With rejects, do not fail here:
 // every Handle and HandleMessage of the handler returns the error.
@@ -93,6 +102,7 @@ func NewSendSmsRedisHandler(store *redisguard.Store, apply SendSmsRedisFunc, opt
 		if h.store, err = store.With(append([]guard.Option{
 			guard.WithTable("e2e_shop_keys"),
 			guard.WithRetention(168 * time.Hour),
+			guard.WithKeyIdentity(SendSmsRedisKeyIdentity),
 			guard.WithLease(30 * time.Second),
 			guard.WithDelivery(guard.AtLeastOnce),
 			guard.WithOnError(guard.Release),

@@ -17,9 +17,18 @@ import (
 // A compile-time check that the guard runtime supports this generated code.
 const _ = guard.SupportPackageIsVersion1
 
-// AddPointsConsumer is the name of the add_points consumer: the namespace of
-// its dedup records.
-const AddPointsConsumer = "add_points"
+const (
+	// AddPointsConsumer is the name of the add_points consumer: the namespace of
+	// its dedup records.
+	AddPointsConsumer = "add_points"
+	// AddPointsKeyIdentity is the key identity of the add_points consumer
+	// (spec.KeyIdentity): its namespace, key fields with their types, key encoding
+	// and fingerprint fields. The handler declares it to the store
+	// (guard.WithKeyIdentity). Under another identity, messages handled before
+	// would count as new, so idemgen refuses to regenerate this file with one: to
+	// change the key, raise key_version in the spec, which starts a new namespace.
+	AddPointsKeyIdentity = "idem-key/1 consumer=add_points key=order_id:string,bonus:bool encoding=v1 fingerprint=order_id:string,user_id:string,points:int64,bonus:bool"
+)
 
 // AddPoints is the message of the add_points consumer, a JSON object. Its
 // business key is order_id and bonus; a duplicate must agree with it on
@@ -74,8 +83,9 @@ type AddPointsHandler struct {
 }
 
 // NewAddPointsHandler returns a handler that runs apply and keeps its dedup
-// records in store. The spec's settings (table e2e_shoppgx_keys and retention
-// 168h) become options layered under opts, so opts win.
+// records in store. The spec's settings (table e2e_shoppgx_keys, retention 168h
+// and key identity AddPointsKeyIdentity) become options layered under opts, so
+// opts win.
 //
 // A nil store or apply, or options that store.With rejects, do not fail here:
 // every Handle and HandleMessage of the handler returns the error.
@@ -91,6 +101,7 @@ func NewAddPointsHandler(store *pgxguard.Store, apply AddPointsFunc, opts ...gua
 		if h.store, err = store.With(append([]guard.Option{
 			guard.WithTable("e2e_shoppgx_keys"),
 			guard.WithRetention(168 * time.Hour),
+			guard.WithKeyIdentity(AddPointsKeyIdentity),
 		}, opts...)...); err != nil {
 			h.err = fmt.Errorf("add_points: NewAddPointsHandler: %w", err)
 		}

@@ -15,7 +15,8 @@
 //
 // A spec argument is a spec file, a folder holding idem.yaml (or idem.yml),
 // or a pattern dir/... that stands for every idem.yaml and idem.yml at or
-// below dir. Like the go command's ./..., a pattern skips folders named
+// below dir (a spec that is a symbolic link is found, and refused, not
+// skipped); standard input (-) is not a spec. Like the go command's ./..., a pattern skips folders named
 // testdata or vendor, folders whose name starts with "." or "_", and nested
 // modules (folders below dir with a go.mod of their own): name those
 // explicitly (idemgen check ./tools/...). Without arguments the spec is -f,
@@ -33,8 +34,11 @@
 //	   an existing migration with different content, an I/O error
 //	2  a usage error: unknown command or flag, bad arguments
 //
-// On any error nothing is written: generate plans every spec named before it
-// writes any file.
+// On any error nothing is written: generate plans every spec named, checks
+// them against each other (a file two specs write must have the same
+// content in both; two new migrations of one folder need two versions),
+// and writes the temporary files of all of them before it renames any into
+// place.
 package cli
 
 import (
@@ -42,6 +46,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"go/token"
 	"io"
 	"os"
 	"path/filepath"
@@ -242,6 +247,12 @@ type target struct {
 // specTargets resolves the spec arguments of generate and check. An
 // explicit -f and arguments together are a usage error.
 func specTargets(file string, fileSet bool, args []string) ([]target, error) {
+	if slices.Contains(args, "-") || file == "-" {
+		return nil, usagef("a spec is read from a file, not from standard input (-): name the file")
+	}
+	if slices.Contains(args, "") || file == "" {
+		return nil, usagef("an empty spec path: name the file")
+	}
 	if len(args) == 0 {
 		return []target{{path: file}}, nil
 	}
@@ -305,7 +316,9 @@ func specsIn(dir string) []string {
 	var found []string
 	for _, name := range specNames {
 		p := filepath.Join(dir, name)
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+		// A link or another file that is not regular is found too: Load
+		// refuses it, rather than check passing over it.
+		if fi, err := os.Lstat(p); err == nil && !fi.IsDir() {
 			found = append(found, p)
 		}
 	}
@@ -322,7 +335,9 @@ func findSpecs(root string) ([]string, error) {
 			return err
 		}
 		if !d.IsDir() {
-			if slices.Contains(specNames, d.Name()) && d.Type().IsRegular() {
+			// A spec that is a link (or not regular) is found too, for Load
+			// to refuse: check ./... must not pass over it in silence.
+			if slices.Contains(specNames, d.Name()) {
 				found = append(found, p)
 			}
 			return nil
@@ -364,48 +379,52 @@ func (p *plan) owned() []string {
 	return []string{p.spec.Output}
 }
 
-// load loads and generates t and compares it with the disk. Spec errors are
-// written to stderr and reported as errReported.
+// load loads and generates t. Spec errors are written to stderr and
+// reported as errReported.
 func load(t target, stderr io.Writer) (*plan, error) {
 	s, err := spec.Load(t.path)
 	if err != nil {
 		return nil, specError(t.path, err, stderr)
 	}
 	// Existing stubs are never written or compared: do not render them.
+	// (Plan refuses a stub that is a link or not a regular file.)
 	files, err := generator.GenerateWith(s, generator.Options{StubExists: func(p string) bool {
-		_, err := os.Stat(filepath.Join(s.Dir, filepath.FromSlash(p)))
+		_, err := os.Lstat(filepath.Join(s.Dir, filepath.FromSlash(p)))
 		return err == nil
 	}})
 	if err != nil {
 		return nil, specError(t.path, err, stderr)
 	}
-	changes, err := generator.Plan(s.Dir, files, s.Output)
-	if err != nil {
-		return nil, planError(s, files, err, stderr)
-	}
-	return &plan{spec: s, files: files, changes: changes}, nil
+	return &plan{spec: s, files: files}, nil
 }
 
-// planError prints the errors of generator.Plan or Write (each names a file
-// relative to the spec's folder: a migration that differs from the one on
-// disk, a taken version) one per line with the file's path as the user
-// sees it, and returns errReported.
-func planError(s *spec.Spec, files []generator.File, err error, stderr io.Writer) error {
+// trees returns the plans as the generator's trees.
+func trees(plans []*plan) []generator.Tree {
+	trees := make([]generator.Tree, len(plans))
+	for i, p := range plans {
+		trees[i] = generator.Tree{Dir: p.spec.Dir, Files: p.files, Owned: p.owned(), Name: p.spec.File}
+	}
+	return trees
+}
+
+// planError prints the errors of generator.PlanAll or WriteAll one per
+// line, each file (relative to its spec's folder) as the user sees it, and
+// returns errReported.
+func planError(plans []*plan, err error, stderr io.Writer) error {
 	errs := []error{err}
 	if j, ok := err.(interface{ Unwrap() []error }); ok {
 		errs = j.Unwrap()
 	}
 	for _, e := range errs {
 		line := e.Error()
-		prefixed := false
-		for _, f := range files {
-			if rest, ok := strings.CutPrefix(line, f.Path+": "); ok {
-				line, prefixed = display(s, f.Path)+": "+rest, true
-				break
+		var fe *generator.FileError
+		if errors.As(e, &fe) && fe.Tree < len(plans) {
+			s := plans[fe.Tree].spec
+			if fe.Path != "" {
+				line = display(s, fe.Path) + ": " + fe.Err.Error()
+			} else {
+				line = filepath.ToSlash(s.File) + ": " + fe.Err.Error()
 			}
-		}
-		if !prefixed {
-			line = filepath.ToSlash(s.File) + ": " + line
 		}
 		fmt.Fprintf(stderr, "idemgen: %s\n", line)
 	}
@@ -435,7 +454,8 @@ func display(s *spec.Spec, p string) string {
 	return filepath.ToSlash(filepath.Join(s.Dir, filepath.FromSlash(p)))
 }
 
-// loadAll loads every target, reporting all the errors before returning.
+// loadAll loads every target and plans them all together (every spec before
+// any file is written), reporting all the errors before returning.
 func loadAll(targets []target, stderr io.Writer) ([]*plan, error) {
 	var plans []*plan
 	failed := false
@@ -465,8 +485,22 @@ func loadAll(targets []target, stderr io.Writer) ([]*plan, error) {
 		}
 		for _, p := range ps {
 			p.shared = true
-			p.changes = slices.DeleteFunc(p.changes, func(c generator.Change) bool { return c.Kind == generator.KindDelete })
 		}
+	}
+	changes, err := generator.PlanAll(trees(plans))
+	if err != nil {
+		return nil, planError(plans, err, stderr)
+	}
+	for i, p := range plans {
+		p.changes = changes[i]
+		// A key that changed under the same namespace: refused.
+		if err := generator.CheckKeyIdentities(p.spec, p.changes); err != nil {
+			failed = true
+			specError(p.spec.File, err, stderr)
+		}
+	}
+	if failed {
+		return nil, errReported
 	}
 	return plans, nil
 }
@@ -490,11 +524,13 @@ func runGenerate(args []string, stdout, stderr io.Writer) error {
 	if err := checkGoPackage(plans); err != nil {
 		return err
 	}
-	for _, p := range plans {
-		changes, err := generator.Write(p.spec.Dir, p.files, p.owned()...)
-		if err != nil {
-			return planError(p.spec, p.files, err, stderr)
-		}
+	// Every spec's files, written together: nothing unless all plan cleanly.
+	all, err := generator.WriteAll(trees(plans))
+	if err != nil {
+		return planError(plans, err, stderr)
+	}
+	for i, p := range plans {
+		changes := all[i]
 		written := map[string]bool{}
 		for _, c := range changes {
 			written[c.File.Path] = true
@@ -567,8 +603,8 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 // holding the directive and runs idemgen in that file's folder.
 func checkGoPackage(plans []*plan) error {
 	pkg := strings.TrimSuffix(os.Getenv("GOPACKAGE"), "_test")
-	if pkg == "" {
-		return nil
+	if !token.IsIdentifier(pkg) {
+		return nil // unset, or not a package go generate could have named
 	}
 	cwd, err := os.Getwd()
 	if err != nil {

@@ -14,7 +14,7 @@ import (
 )
 
 // TestStarterSpec checks that the spec of idemgen init is valid and
-// declares the four consumers of DESIGN.md §1, and that it generates.
+// declares the four classic consumers, and that it generates.
 func TestStarterSpec(t *testing.T) {
 	dir := t.TempDir()
 	s, err := spec.Parse(filepath.Join(dir, "idem.yaml"), StarterSpec("orders"))

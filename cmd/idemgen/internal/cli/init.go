@@ -8,13 +8,15 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/idemkit/idem/spec"
+	"github.com/idemkit/idem/spec/modfs"
 )
 
-// starterSpec is the spec idemgen init writes: the four consumers of
-// DESIGN.md §1, every setting commented. %s is the Go package name.
+// starterSpec is the spec idemgen init writes: the four consumers of the
+// shop example, every setting commented. %s is the Go package name.
 const starterSpec = `# idem spec: what idemgen generates guarded, idempotent consumers from.
 # Run "idemgen" (or "go generate" with //go:generate go tool idemgen) after
 # each change, fill in the <consumer>_apply.go stubs, and apply the migrations.
@@ -91,9 +93,6 @@ func StarterSpec(pkg string) []byte {
 	return fmt.Appendf(nil, starterSpec, pkg)
 }
 
-// packageName is what a spec accepts as package (spec's rule).
-var packageName = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
-
 func runInit(args []string, stdout, _ io.Writer) error {
 	fs := newFlags("init")
 	file := fs.String("f", DefaultSpec, "the spec file to write")
@@ -104,26 +103,28 @@ func runInit(args []string, stdout, _ io.Writer) error {
 	if fs.NArg() > 0 {
 		return usagef("init takes no arguments (use -f file)")
 	}
-	if *pkg != "" && (!packageName.MatchString(*pkg) || token.IsKeyword(*pkg)) {
+	if *pkg != "" && !spec.ValidPackageName(*pkg) {
 		return usagef("-package %q: not a Go package name (lowercase letters, digits and _)", *pkg)
 	}
 	if *pkg == "" {
 		*pkg = guessPackage(filepath.Dir(*file))
 	}
-	f, err := os.OpenFile(*file, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+	if *file == "" {
+		return usagef("init: -f names no file")
+	}
+	// Written as idemgen writes every file: never through a link, never over
+	// an existing file (not even a dangling link).
+	t, err := modfs.Open(filepath.Dir(*file))
+	if err != nil {
+		return err
+	}
+	defer t.Close()
+	err = t.WriteNew(filepath.Base(*file), StarterSpec(*pkg), 0o666)
 	if errors.Is(err, os.ErrExist) {
 		return fmt.Errorf("%s already exists; not overwriting it", *file)
 	}
 	if err != nil {
-		return err
-	}
-	_, err = f.Write(StarterSpec(*pkg))
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(*file)
-		return err
+		return fmt.Errorf("%s: %w", *file, modfs.Reason(err))
 	}
 	fmt.Fprintf(stdout, "wrote %s\n", filepath.ToSlash(*file))
 	return nil
@@ -134,20 +135,29 @@ func runInit(args []string, stdout, _ io.Writer) error {
 // in dir (test packages aside), else dir's name when it is a package name,
 // else "orders".
 func guessPackage(dir string) string {
-	valid := func(p string) bool { return packageName.MatchString(p) && !token.IsKeyword(p) }
+	valid := spec.ValidPackageName
 	if p := os.Getenv("GOPACKAGE"); valid(p) && !strings.HasSuffix(p, "_test") {
 		return p
 	}
 	names, _ := filepath.Glob(filepath.Join(dir, "*.go"))
 	slices.Sort(names)
 	fset := token.NewFileSet()
-	for _, name := range names {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, parser.PackageClauseOnly)
-		if err == nil && valid(f.Name.Name) {
-			return f.Name.Name
+	if t, err := modfs.Open(dir); err == nil {
+		defer t.Close()
+		for _, name := range names {
+			if strings.HasSuffix(name, "_test.go") {
+				continue
+			}
+			// Read as idemgen reads: a link (to /dev/zero, say), a pipe or a
+			// huge file is skipped, not read.
+			src, err := t.ReadFile(filepath.Base(name), modfs.MaxFileSize)
+			if err != nil {
+				continue
+			}
+			f, err := parser.ParseFile(fset, name, src, parser.PackageClauseOnly)
+			if err == nil && valid(f.Name.Name) {
+				return f.Name.Name
+			}
 		}
 	}
 	if abs, err := filepath.Abs(dir); err == nil {

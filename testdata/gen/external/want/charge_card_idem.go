@@ -17,9 +17,18 @@ import (
 // A compile-time check that the guard runtime supports this generated code.
 const _ = guard.SupportPackageIsVersion1
 
-// ChargeCardConsumer is the name of the charge_card consumer: the namespace of
-// its dedup records.
-const ChargeCardConsumer = "charge_card"
+const (
+	// ChargeCardConsumer is the name of the charge_card consumer: the namespace of
+	// its dedup records.
+	ChargeCardConsumer = "charge_card"
+	// ChargeCardKeyIdentity is the key identity of the charge_card consumer
+	// (spec.KeyIdentity): its namespace, key fields with their types, key encoding
+	// and fingerprint fields. The handler declares it to the store
+	// (guard.WithKeyIdentity). Under another identity, messages handled before
+	// would count as new, so idemgen refuses to regenerate this file with one: to
+	// change the key, raise key_version in the spec, which starts a new namespace.
+	ChargeCardKeyIdentity = "idem-key/1 consumer=charge_card key=payment_id:uuid encoding=v1 fingerprint=payment_id:uuid,amount_cents:int64,currency:string"
+)
 
 // ChargeCard is the message of the charge_card consumer, a JSON object. Its
 // business key is payment_id; a duplicate must agree with it on payment_id,
@@ -74,9 +83,9 @@ type ChargeCardHandler struct {
 }
 
 // NewChargeCardHandler returns a handler that runs apply and keeps its dedup
-// records in store. The spec's settings (table idem_keys, retention 720h, lease
-// 2m, delivery at-most-once and on_error keep) become options layered under
-// opts, so opts win.
+// records in store. The spec's settings (table idem_keys, retention 720h, key
+// identity ChargeCardKeyIdentity, lease 2m, delivery at-most-once and on_error
+// keep) become options layered under opts, so opts win.
 //
 // A nil store or apply, or options that store.With rejects, do not fail here:
 // every Handle and HandleMessage of the handler returns the error.
@@ -92,6 +101,7 @@ func NewChargeCardHandler(store *redisguard.Store, apply ChargeCardFunc, opts ..
 		if h.store, err = store.With(append([]guard.Option{
 			guard.WithTable("idem_keys"),
 			guard.WithRetention(720 * time.Hour),
+			guard.WithKeyIdentity(ChargeCardKeyIdentity),
 			guard.WithLease(2 * time.Minute),
 			guard.WithDelivery(guard.AtMostOnce),
 			guard.WithOnError(guard.Keep),

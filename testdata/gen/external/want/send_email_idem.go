@@ -16,9 +16,18 @@ import (
 // A compile-time check that the guard runtime supports this generated code.
 const _ = guard.SupportPackageIsVersion1
 
-// SendEmailConsumer is the name of the send_email consumer: the namespace of
-// its dedup records.
-const SendEmailConsumer = "send_email"
+const (
+	// SendEmailConsumer is the name of the send_email consumer: the namespace of
+	// its dedup records.
+	SendEmailConsumer = "send_email"
+	// SendEmailKeyIdentity is the key identity of the send_email consumer
+	// (spec.KeyIdentity): its namespace, key fields with their types, key encoding
+	// and fingerprint fields. The handler declares it to the store
+	// (guard.WithKeyIdentity). Under another identity, messages handled before
+	// would count as new, so idemgen refuses to regenerate this file with one: to
+	// change the key, raise key_version in the spec, which starts a new namespace.
+	SendEmailKeyIdentity = "idem-key/1 consumer=send_email key=user_id:string,campaign:string encoding=v1 fingerprint=none"
+)
 
 // SendEmail is the message of the send_email consumer, a JSON object. Its
 // business key is user_id and campaign; it has no fingerprint, so duplicates
@@ -72,9 +81,9 @@ type SendEmailHandler struct {
 }
 
 // NewSendEmailHandler returns a handler that runs apply and keeps its dedup
-// records in store. The spec's settings (table idem_keys, retention 1h30m,
-// lease 1.5s, delivery at-least-once and on_error keep) become options layered
-// under opts, so opts win.
+// records in store. The spec's settings (table idem_keys, retention 1h30m, key
+// identity SendEmailKeyIdentity, lease 1.5s, delivery at-least-once and
+// on_error keep) become options layered under opts, so opts win.
 //
 // A nil store or apply, or options that store.With rejects, do not fail here:
 // every Handle and HandleMessage of the handler returns the error.
@@ -90,6 +99,7 @@ func NewSendEmailHandler(store *redisguard.Store, apply SendEmailFunc, opts ...g
 		if h.store, err = store.With(append([]guard.Option{
 			guard.WithTable("idem_keys"),
 			guard.WithRetention(90 * time.Minute),
+			guard.WithKeyIdentity(SendEmailKeyIdentity),
 			guard.WithLease(1500 * time.Millisecond),
 			guard.WithDelivery(guard.AtLeastOnce),
 			guard.WithOnError(guard.Keep),

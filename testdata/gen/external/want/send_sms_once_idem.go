@@ -15,9 +15,18 @@ import (
 // A compile-time check that the guard runtime supports this generated code.
 const _ = guard.SupportPackageIsVersion1
 
-// SendSmsOnceConsumer is the name of the send_sms_once consumer: the namespace
-// of its dedup records.
-const SendSmsOnceConsumer = "send_sms_once"
+const (
+	// SendSmsOnceConsumer is the name of the send_sms_once consumer: the namespace
+	// of its dedup records.
+	SendSmsOnceConsumer = "send_sms_once"
+	// SendSmsOnceKeyIdentity is the key identity of the send_sms_once consumer
+	// (spec.KeyIdentity): its namespace, key fields with their types, key encoding
+	// and fingerprint fields. The handler declares it to the store
+	// (guard.WithKeyIdentity). Under another identity, messages handled before
+	// would count as new, so idemgen refuses to regenerate this file with one: to
+	// change the key, raise key_version in the spec, which starts a new namespace.
+	SendSmsOnceKeyIdentity = "idem-key/1 consumer=send_sms_once key=order_id:string,template:string encoding=v1 fingerprint=order_id:string,phone:string,template:string"
+)
 
 // SendSmsOnce is the message of the send_sms_once consumer, a JSON object. Its
 // business key is order_id and template; a duplicate must agree with it on
@@ -78,9 +87,9 @@ type SendSmsOnceHandler struct {
 }
 
 // NewSendSmsOnceHandler returns a handler that runs apply and keeps its dedup
-// records in store. The spec's settings (table idem_keys, retention 1h30m,
-// lease 30s, delivery at-most-once and on_error release) become options layered
-// under opts, so opts win.
+// records in store. The spec's settings (table idem_keys, retention 1h30m, key
+// identity SendSmsOnceKeyIdentity, lease 30s, delivery at-most-once and
+// on_error release) become options layered under opts, so opts win.
 //
 // A nil store or apply, or options that store.With rejects, do not fail here:
 // every Handle and HandleMessage of the handler returns the error.
@@ -96,6 +105,7 @@ func NewSendSmsOnceHandler(store *guard.SQLStore, apply SendSmsOnceFunc, opts ..
 		if h.store, err = store.With(append([]guard.Option{
 			guard.WithTable("idem_keys"),
 			guard.WithRetention(90 * time.Minute),
+			guard.WithKeyIdentity(SendSmsOnceKeyIdentity),
 			guard.WithLease(30 * time.Second),
 			guard.WithDelivery(guard.AtMostOnce),
 			guard.WithOnError(guard.Release),

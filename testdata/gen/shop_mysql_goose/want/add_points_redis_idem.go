@@ -22,6 +22,13 @@ const (
 	// AddPointsRedisConsumer is the name of the add_points_redis consumer: the
 	// namespace of its dedup records.
 	AddPointsRedisConsumer = "add_points_redis"
+	// AddPointsRedisKeyIdentity is the key identity of the add_points_redis
+	// consumer (spec.KeyIdentity): its namespace, key fields with their types, key
+	// encoding and fingerprint fields. The handler declares it to the store
+	// (guard.WithKeyIdentity). Under another identity, messages handled before
+	// would count as new, so idemgen refuses to regenerate this file with one: to
+	// change the key, raise key_version in the spec, which starts a new namespace.
+	AddPointsRedisKeyIdentity = "idem-key/1 consumer=add_points_redis key=order_id:string encoding=v1 fingerprint=order_id:string,user_id:string,points:int64 hash_tag=user_id:string"
 	// AddPointsRedisTopic is the topic the add_points_redis consumer reads, as the
 	// spec names it.
 	AddPointsRedisTopic = "orders.paid"
@@ -80,8 +87,9 @@ type AddPointsRedisHandler struct {
 }
 
 // NewAddPointsRedisHandler returns a handler that runs apply and keeps its
-// dedup records in store. The spec's settings (table idem_keys and retention
-// 168h) become options layered under opts, so opts win.
+// dedup records in store. The spec's settings (table idem_keys, retention 168h
+// and key identity AddPointsRedisKeyIdentity) become options layered under
+// opts, so opts win.
 //
 // A nil store or apply, or options that store.With rejects, do not fail here:
 // every Handle and HandleMessage of the handler returns the error.
@@ -97,6 +105,7 @@ func NewAddPointsRedisHandler(store *redisguard.Store, apply AddPointsRedisFunc,
 		if h.store, err = store.With(append([]guard.Option{
 			guard.WithTable("idem_keys"),
 			guard.WithRetention(168 * time.Hour),
+			guard.WithKeyIdentity(AddPointsRedisKeyIdentity),
 		}, opts...)...); err != nil {
 			h.err = fmt.Errorf("add_points_redis: NewAddPointsRedisHandler: %w", err)
 		}

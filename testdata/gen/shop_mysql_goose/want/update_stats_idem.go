@@ -20,6 +20,13 @@ const (
 	// UpdateStatsConsumer is the name of the update_stats consumer: the namespace
 	// of its dedup records.
 	UpdateStatsConsumer = "update_stats"
+	// UpdateStatsKeyIdentity is the key identity of the update_stats consumer
+	// (spec.KeyIdentity): its namespace, key fields with their types, key encoding
+	// and fingerprint fields. The handler declares it to the store
+	// (guard.WithKeyIdentity). Under another identity, messages handled before
+	// would count as new, so idemgen refuses to regenerate this file with one: to
+	// change the key, raise key_version in the spec, which starts a new namespace.
+	UpdateStatsKeyIdentity = "idem-key/1 consumer=update_stats key=message_id:string,day:string encoding=v1 fingerprint=gmv_cents:int64"
 	// UpdateStatsTopic is the topic the update_stats consumer reads, as the spec
 	// names it.
 	UpdateStatsTopic = "orders.paid"
@@ -77,8 +84,9 @@ type UpdateStatsHandler struct {
 }
 
 // NewUpdateStatsHandler returns a handler that runs apply and keeps its dedup
-// records in store. The spec's settings (table idem_keys and retention 168h)
-// become options layered under opts, so opts win.
+// records in store. The spec's settings (table idem_keys, retention 168h and
+// key identity UpdateStatsKeyIdentity) become options layered under opts, so
+// opts win.
 //
 // A nil store or apply, or options that store.With rejects, do not fail here:
 // every Handle and HandleMessage of the handler returns the error.
@@ -94,6 +102,7 @@ func NewUpdateStatsHandler(store *guard.SQLStore, apply UpdateStatsFunc, opts ..
 		if h.store, err = store.With(append([]guard.Option{
 			guard.WithTable("idem_keys"),
 			guard.WithRetention(168 * time.Hour),
+			guard.WithKeyIdentity(UpdateStatsKeyIdentity),
 		}, opts...)...); err != nil {
 			h.err = fmt.Errorf("update_stats: NewUpdateStatsHandler: %w", err)
 		}

@@ -17,9 +17,18 @@ import (
 // A compile-time check that the guard runtime supports this generated code.
 const _ = guard.SupportPackageIsVersion1
 
-// AllKeysConsumer is the name of the all_keys consumer: the namespace of its
-// dedup records.
-const AllKeysConsumer = "all_keys"
+const (
+	// AllKeysConsumer is the name of the all_keys consumer: the namespace of its
+	// dedup records.
+	AllKeysConsumer = "all_keys"
+	// AllKeysKeyIdentity is the key identity of the all_keys consumer
+	// (spec.KeyIdentity): its namespace, key fields with their types, key encoding
+	// and fingerprint fields. The handler declares it to the store
+	// (guard.WithKeyIdentity). Under another identity, messages handled before
+	// would count as new, so idemgen refuses to regenerate this file with one: to
+	// change the key, raise key_version in the spec, which starts a new namespace.
+	AllKeysKeyIdentity = "idem-key/1 consumer=all_keys key=s:string,i:int,i32:int32,i64:int64,u32:uint32,u64:uint64,b:bool,at:time,id:uuid encoding=v1 fingerprint=s:string,i:int,i32:int32,i64:int64,u32:uint32,u64:uint64,b:bool,at:time,id:uuid,price:float64,raw:bytes"
+)
 
 // AllKeys is the message of the all_keys consumer, a JSON object. Its business
 // key is s, i, i32, i64, u32, u64, b, at and id; a duplicate must agree with it
@@ -102,8 +111,9 @@ type AllKeysHandler struct {
 }
 
 // NewAllKeysHandler returns a handler that runs apply and keeps its dedup
-// records in store. The spec's settings (table idem_keys and retention 168h)
-// become options layered under opts, so opts win.
+// records in store. The spec's settings (table idem_keys, retention 168h and
+// key identity AllKeysKeyIdentity) become options layered under opts, so opts
+// win.
 //
 // A nil store or apply, or options that store.With rejects, do not fail here:
 // every Handle and HandleMessage of the handler returns the error.
@@ -119,6 +129,7 @@ func NewAllKeysHandler(store *guard.SQLStore, apply AllKeysFunc, opts ...guard.O
 		if h.store, err = store.With(append([]guard.Option{
 			guard.WithTable("idem_keys"),
 			guard.WithRetention(168 * time.Hour),
+			guard.WithKeyIdentity(AllKeysKeyIdentity),
 		}, opts...)...); err != nil {
 			h.err = fmt.Errorf("all_keys: NewAllKeysHandler: %w", err)
 		}

@@ -16,9 +16,18 @@ import (
 // A compile-time check that the guard runtime supports this generated code.
 const _ = guard.SupportPackageIsVersion1
 
-// IntKeyConsumer is the name of the int_key consumer: the namespace of its
-// dedup records.
-const IntKeyConsumer = "int_key"
+const (
+	// IntKeyConsumer is the name of the int_key consumer: the namespace of its
+	// dedup records.
+	IntKeyConsumer = "int_key"
+	// IntKeyKeyIdentity is the key identity of the int_key consumer
+	// (spec.KeyIdentity): its namespace, key fields with their types, key encoding
+	// and fingerprint fields. The handler declares it to the store
+	// (guard.WithKeyIdentity). Under another identity, messages handled before
+	// would count as new, so idemgen refuses to regenerate this file with one: to
+	// change the key, raise key_version in the spec, which starts a new namespace.
+	IntKeyKeyIdentity = "idem-key/1 consumer=int_key key=n:uint64 encoding=v1 fingerprint=note:string"
+)
 
 // IntKey is the message of the int_key consumer, a JSON object. Its business
 // key is n; a duplicate must agree with it on note (the fingerprint).
@@ -62,8 +71,9 @@ type IntKeyHandler struct {
 }
 
 // NewIntKeyHandler returns a handler that runs apply and keeps its dedup
-// records in store. The spec's settings (table idem_keys and retention 168h)
-// become options layered under opts, so opts win.
+// records in store. The spec's settings (table idem_keys, retention 168h and
+// key identity IntKeyKeyIdentity) become options layered under opts, so opts
+// win.
 //
 // A nil store or apply, or options that store.With rejects, do not fail here:
 // every Handle and HandleMessage of the handler returns the error.
@@ -79,6 +89,7 @@ func NewIntKeyHandler(store *guard.SQLStore, apply IntKeyFunc, opts ...guard.Opt
 		if h.store, err = store.With(append([]guard.Option{
 			guard.WithTable("idem_keys"),
 			guard.WithRetention(168 * time.Hour),
+			guard.WithKeyIdentity(IntKeyKeyIdentity),
 		}, opts...)...); err != nil {
 			h.err = fmt.Errorf("int_key: NewIntKeyHandler: %w", err)
 		}

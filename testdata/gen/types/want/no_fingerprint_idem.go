@@ -17,9 +17,18 @@ import (
 // A compile-time check that the guard runtime supports this generated code.
 const _ = guard.SupportPackageIsVersion1
 
-// NoFingerprintConsumer is the name of the no_fingerprint consumer: the
-// namespace of its dedup records.
-const NoFingerprintConsumer = "no_fingerprint"
+const (
+	// NoFingerprintConsumer is the name of the no_fingerprint consumer: the
+	// namespace of its dedup records.
+	NoFingerprintConsumer = "no_fingerprint"
+	// NoFingerprintKeyIdentity is the key identity of the no_fingerprint consumer
+	// (spec.KeyIdentity): its namespace, key fields with their types, key encoding
+	// and fingerprint fields. The handler declares it to the store
+	// (guard.WithKeyIdentity). Under another identity, messages handled before
+	// would count as new, so idemgen refuses to regenerate this file with one: to
+	// change the key, raise key_version in the spec, which starts a new namespace.
+	NoFingerprintKeyIdentity = "idem-key/1 consumer=no_fingerprint key=event_id:uuid encoding=v1 fingerprint=none"
+)
 
 // NoFingerprint is the message of the no_fingerprint consumer, a JSON object.
 // Its business key is event_id; it has no fingerprint, so duplicates are not
@@ -66,8 +75,9 @@ type NoFingerprintHandler struct {
 }
 
 // NewNoFingerprintHandler returns a handler that runs apply and keeps its dedup
-// records in store. The spec's settings (table idem_keys and retention 168h)
-// become options layered under opts, so opts win.
+// records in store. The spec's settings (table idem_keys, retention 168h and
+// key identity NoFingerprintKeyIdentity) become options layered under opts, so
+// opts win.
 //
 // A nil store or apply, or options that store.With rejects, do not fail here:
 // every Handle and HandleMessage of the handler returns the error.
@@ -83,6 +93,7 @@ func NewNoFingerprintHandler(store *guard.SQLStore, apply NoFingerprintFunc, opt
 		if h.store, err = store.With(append([]guard.Option{
 			guard.WithTable("idem_keys"),
 			guard.WithRetention(168 * time.Hour),
+			guard.WithKeyIdentity(NoFingerprintKeyIdentity),
 		}, opts...)...); err != nil {
 			h.err = fmt.Errorf("no_fingerprint: NewNoFingerprintHandler: %w", err)
 		}

@@ -20,15 +20,22 @@ const (
 	// ContextConsumer is the name of the context consumer: the namespace of its
 	// dedup records.
 	ContextConsumer = "context"
+	// ContextKeyIdentity is the key identity of the context consumer
+	// (spec.KeyIdentity): its namespace, key fields with their types, key encoding
+	// and fingerprint fields. The handler declares it to the store
+	// (guard.WithKeyIdentity). Under another identity, messages handled before
+	// would count as new, so idemgen refuses to regenerate this file with one: to
+	// change the key, raise key_version in the spec, which starts a new namespace.
+	ContextKeyIdentity = "idem-key/1 consumer=context key=ctx:string,m:string,err:string,key:string,tx:string,h:string,k:int64 encoding=v1 fingerprint=ctx:string,m:string,err:string,key:string,tx:string,h:string,k:int64,f:string,w:string,fp:string,body:bytes,store:string,apply:string,opts:string,present:bool,pipe:string,lease:string,tag:string,guard:string,sql:string,json:string,fmt:string,errors:string,time:time,strings:string,strconv:string,redis:string"
 	// ContextTopic is the topic the context consumer reads, as the spec names it.
-	ContextTopic = "a \"quoted\" */ topic\nwith a newline"
+	ContextTopic = "shop/*/orders.>"
 )
 
-// Context is the message of the context consumer (topic "a \"quoted\" */
-// topic\nwith a newline"), a JSON object. Its business key is ctx, m, err, key,
-// tx, h and k; a duplicate must agree with it on ctx, m, err, key, tx, h, k, f,
-// w, fp, body, store, apply, opts, present, pipe, lease, tag, guard, sql, json,
-// fmt, errors, time, strings, strconv and redis (the fingerprint).
+// Context is the message of the context consumer (topic "shop/*/orders.>"), a
+// JSON object. Its business key is ctx, m, err, key, tx, h and k; a duplicate
+// must agree with it on ctx, m, err, key, tx, h, k, f, w, fp, body, store,
+// apply, opts, present, pipe, lease, tag, guard, sql, json, fmt, errors, time,
+// strings, strconv and redis (the fingerprint).
 type Context struct {
 	Ctx     string    `json:"ctx"`     // key and fingerprint
 	M       string    `json:"m"`       // key and fingerprint
@@ -146,8 +153,9 @@ type ContextHandler struct {
 }
 
 // NewContextHandler returns a handler that runs apply and keeps its dedup
-// records in store. The spec's settings (table idem_keys and retention 168h)
-// become options layered under opts, so opts win.
+// records in store. The spec's settings (table idem_keys, retention 168h and
+// key identity ContextKeyIdentity) become options layered under opts, so opts
+// win.
 //
 // A nil store or apply, or options that store.With rejects, do not fail here:
 // every Handle and HandleMessage of the handler returns the error.
@@ -163,6 +171,7 @@ func NewContextHandler(store *guard.SQLStore, apply ContextFunc, opts ...guard.O
 		if h.store, err = store.With(append([]guard.Option{
 			guard.WithTable("idem_keys"),
 			guard.WithRetention(168 * time.Hour),
+			guard.WithKeyIdentity(ContextKeyIdentity),
 		}, opts...)...); err != nil {
 			h.err = fmt.Errorf("context: NewContextHandler: %w", err)
 		}

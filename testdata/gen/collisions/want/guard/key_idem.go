@@ -18,9 +18,18 @@ import (
 // A compile-time check that the guard runtime supports this generated code.
 const _ = guard.SupportPackageIsVersion1
 
-// KeyConsumer is the name of the key consumer: the namespace of its dedup
-// records.
-const KeyConsumer = "key"
+const (
+	// KeyConsumer is the name of the key consumer: the namespace of its dedup
+	// records.
+	KeyConsumer = "key"
+	// KeyKeyIdentity is the key identity of the key consumer (spec.KeyIdentity):
+	// its namespace, key fields with their types, key encoding and fingerprint
+	// fields. The handler declares it to the store (guard.WithKeyIdentity). Under
+	// another identity, messages handled before would count as new, so idemgen
+	// refuses to regenerate this file with one: to change the key, raise
+	// key_version in the spec, which starts a new namespace.
+	KeyKeyIdentity = "idem-key/1 consumer=key key=tag:string,fmt:int encoding=v1 fingerprint=tag:string,errors:string,fmt:int hash_tag=tag:string"
+)
 
 // Key is the message of the key consumer, a JSON object. Its business key is
 // tag and fmt; a duplicate must agree with it on tag, errors and fmt (the
@@ -76,8 +85,8 @@ type KeyHandler struct {
 }
 
 // NewKeyHandler returns a handler that runs apply and keeps its dedup records
-// in store. The spec's settings (table idem_keys and retention 168h) become
-// options layered under opts, so opts win.
+// in store. The spec's settings (table idem_keys, retention 168h and key
+// identity KeyKeyIdentity) become options layered under opts, so opts win.
 //
 // A nil store or apply, or options that store.With rejects, do not fail here:
 // every Handle and HandleMessage of the handler returns the error.
@@ -93,6 +102,7 @@ func NewKeyHandler(store *redisguard.Store, apply KeyFunc, opts ...guard.Option)
 		if h.store, err = store.With(append([]guard.Option{
 			guard.WithTable("idem_keys"),
 			guard.WithRetention(168 * time.Hour),
+			guard.WithKeyIdentity(KeyKeyIdentity),
 		}, opts...)...); err != nil {
 			h.err = fmt.Errorf("key: NewKeyHandler: %w", err)
 		}

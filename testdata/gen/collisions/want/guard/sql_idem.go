@@ -17,9 +17,18 @@ import (
 // A compile-time check that the guard runtime supports this generated code.
 const _ = guard.SupportPackageIsVersion1
 
-// SQLConsumer is the name of the sql consumer: the namespace of its dedup
-// records.
-const SQLConsumer = "sql"
+const (
+	// SQLConsumer is the name of the sql consumer: the namespace of its dedup
+	// records.
+	SQLConsumer = "sql"
+	// SQLKeyIdentity is the key identity of the sql consumer (spec.KeyIdentity):
+	// its namespace, key fields with their types, key encoding and fingerprint
+	// fields. The handler declares it to the store (guard.WithKeyIdentity). Under
+	// another identity, messages handled before would count as new, so idemgen
+	// refuses to regenerate this file with one: to change the key, raise
+	// key_version in the spec, which starts a new namespace.
+	SQLKeyIdentity = "idem-key/1 consumer=sql key=tx:uuid encoding=v1 fingerprint=lease:string,tx:uuid"
+)
 
 // SQL is the message of the sql consumer, a JSON object. Its business key is
 // tx; a duplicate must agree with it on lease and tx (the fingerprint).
@@ -70,9 +79,9 @@ type SQLHandler struct {
 }
 
 // NewSQLHandler returns a handler that runs apply and keeps its dedup records
-// in store. The spec's settings (table idem_keys, retention 168h, lease 30s,
-// delivery at-least-once and on_error release) become options layered under
-// opts, so opts win.
+// in store. The spec's settings (table idem_keys, retention 168h, key identity
+// SQLKeyIdentity, lease 30s, delivery at-least-once and on_error release)
+// become options layered under opts, so opts win.
 //
 // A nil store or apply, or options that store.With rejects, do not fail here:
 // every Handle and HandleMessage of the handler returns the error.
@@ -88,6 +97,7 @@ func NewSQLHandler(store *redisguard.Store, apply SQLFunc, opts ...guard.Option)
 		if h.store, err = store.With(append([]guard.Option{
 			guard.WithTable("idem_keys"),
 			guard.WithRetention(168 * time.Hour),
+			guard.WithKeyIdentity(SQLKeyIdentity),
 			guard.WithLease(30 * time.Second),
 			guard.WithDelivery(guard.AtLeastOnce),
 			guard.WithOnError(guard.Release),

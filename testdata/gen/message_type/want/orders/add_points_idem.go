@@ -19,9 +19,18 @@ import (
 // A compile-time check that the guard runtime supports this generated code.
 const _ = guard.SupportPackageIsVersion1
 
-// AddPointsConsumer is the name of the add_points consumer: the namespace of
-// its dedup records.
-const AddPointsConsumer = "add_points"
+const (
+	// AddPointsConsumer is the name of the add_points consumer: the namespace of
+	// its dedup records.
+	AddPointsConsumer = "add_points"
+	// AddPointsKeyIdentity is the key identity of the add_points consumer
+	// (spec.KeyIdentity): its namespace, key fields with their types, key encoding
+	// and fingerprint fields. The handler declares it to the store
+	// (guard.WithKeyIdentity). Under another identity, messages handled before
+	// would count as new, so idemgen refuses to regenerate this file with one: to
+	// change the key, raise key_version in the spec, which starts a new namespace.
+	AddPointsKeyIdentity = "idem-key/1 consumer=add_points key=order_id:string encoding=v1 fingerprint=order_id:string,user_id:int64,points:int hash_tag=user_id:int64"
+)
 
 // addPointsKey returns the business key of m (order_id) in the v1 key encoding
 // of guard.KeyBuilder. A key field holding an empty string is
@@ -68,8 +77,9 @@ type AddPointsHandler struct {
 }
 
 // NewAddPointsHandler returns a handler that runs apply and keeps its dedup
-// records in store. The spec's settings (table idem_keys and retention 168h)
-// become options layered under opts, so opts win.
+// records in store. The spec's settings (table idem_keys, retention 168h and
+// key identity AddPointsKeyIdentity) become options layered under opts, so opts
+// win.
 //
 // A nil store or apply, or options that store.With rejects, do not fail here:
 // every Handle and HandleMessage of the handler returns the error.
@@ -85,6 +95,7 @@ func NewAddPointsHandler(store *redisguard.Store, apply AddPointsFunc, opts ...g
 		if h.store, err = store.With(append([]guard.Option{
 			guard.WithTable("idem_keys"),
 			guard.WithRetention(168 * time.Hour),
+			guard.WithKeyIdentity(AddPointsKeyIdentity),
 		}, opts...)...); err != nil {
 			h.err = fmt.Errorf("add_points: NewAddPointsHandler: %w", err)
 		}

@@ -17,9 +17,18 @@ import (
 // A compile-time check that the guard runtime supports this generated code.
 const _ = guard.SupportPackageIsVersion1
 
-// DeductInventoryConsumer is the name of the deduct_inventory consumer: the
-// namespace of its dedup records.
-const DeductInventoryConsumer = "deduct_inventory"
+const (
+	// DeductInventoryConsumer is the name of the deduct_inventory consumer: the
+	// namespace of its dedup records.
+	DeductInventoryConsumer = "deduct_inventory"
+	// DeductInventoryKeyIdentity is the key identity of the deduct_inventory
+	// consumer (spec.KeyIdentity): its namespace, key fields with their types, key
+	// encoding and fingerprint fields. The handler declares it to the store
+	// (guard.WithKeyIdentity). Under another identity, messages handled before
+	// would count as new, so idemgen refuses to regenerate this file with one: to
+	// change the key, raise key_version in the spec, which starts a new namespace.
+	DeductInventoryKeyIdentity = "idem-key/1 consumer=deduct_inventory key=order_id:events.OrderID,sku:string,message_id:string encoding=v1 fingerprint=quantity:events.Quantity,price:float64,raw:events.Raw,paid:events.Flag,Attempt:int32,created_at:time.Time"
+)
 
 // deductInventoryKey returns the business key of m (order_id, sku and
 // message_id) in the v1 key encoding of guard.KeyBuilder. A key field holding
@@ -74,8 +83,9 @@ type DeductInventoryHandler struct {
 }
 
 // NewDeductInventoryHandler returns a handler that runs apply and keeps its
-// dedup records in store. The spec's settings (table idem_keys and retention
-// 168h) become options layered under opts, so opts win.
+// dedup records in store. The spec's settings (table idem_keys, retention 168h
+// and key identity DeductInventoryKeyIdentity) become options layered under
+// opts, so opts win.
 //
 // A nil store or apply, or options that store.With rejects, do not fail here:
 // every Handle and HandleMessage of the handler returns the error.
@@ -91,6 +101,7 @@ func NewDeductInventoryHandler(store *guard.SQLStore, apply DeductInventoryFunc,
 		if h.store, err = store.With(append([]guard.Option{
 			guard.WithTable("idem_keys"),
 			guard.WithRetention(168 * time.Hour),
+			guard.WithKeyIdentity(DeductInventoryKeyIdentity),
 		}, opts...)...); err != nil {
 			h.err = fmt.Errorf("deduct_inventory: NewDeductInventoryHandler: %w", err)
 		}

@@ -16,9 +16,18 @@ import (
 // A compile-time check that the guard runtime supports this generated code.
 const _ = guard.SupportPackageIsVersion1
 
-// NotifyConsumer is the name of the notify consumer: the namespace of its dedup
-// records.
-const NotifyConsumer = "notify"
+const (
+	// NotifyConsumer is the name of the notify consumer: the namespace of its dedup
+	// records.
+	NotifyConsumer = "notify"
+	// NotifyKeyIdentity is the key identity of the notify consumer
+	// (spec.KeyIdentity): its namespace, key fields with their types, key encoding
+	// and fingerprint fields. The handler declares it to the store
+	// (guard.WithKeyIdentity). Under another identity, messages handled before
+	// would count as new, so idemgen refuses to regenerate this file with one: to
+	// change the key, raise key_version in the spec, which starts a new namespace.
+	NotifyKeyIdentity = "idem-key/1 consumer=notify key=id:string encoding=v1 fingerprint=id:string,kind:string"
+)
 
 // notifyKey returns the business key of m (id) in the v1 key encoding of
 // guard.KeyBuilder. A key field holding an empty string is
@@ -64,9 +73,9 @@ type NotifyHandler struct {
 }
 
 // NewNotifyHandler returns a handler that runs apply and keeps its dedup
-// records in store. The spec's settings (table idem_keys, retention 168h, lease
-// 30s, delivery at-least-once and on_error release) become options layered
-// under opts, so opts win.
+// records in store. The spec's settings (table idem_keys, retention 168h, key
+// identity NotifyKeyIdentity, lease 30s, delivery at-least-once and on_error
+// release) become options layered under opts, so opts win.
 //
 // A nil store or apply, or options that store.With rejects, do not fail here:
 // every Handle and HandleMessage of the handler returns the error.
@@ -82,6 +91,7 @@ func NewNotifyHandler(store *guard.SQLStore, apply NotifyFunc, opts ...guard.Opt
 		if h.store, err = store.With(append([]guard.Option{
 			guard.WithTable("idem_keys"),
 			guard.WithRetention(168 * time.Hour),
+			guard.WithKeyIdentity(NotifyKeyIdentity),
 			guard.WithLease(30 * time.Second),
 			guard.WithDelivery(guard.AtLeastOnce),
 			guard.WithOnError(guard.Release),

@@ -16,9 +16,18 @@ import (
 // A compile-time check that the guard runtime supports this generated code.
 const _ = guard.SupportPackageIsVersion1
 
-// RecordOrderConsumer is the name of the record_order consumer: the namespace
-// of its dedup records.
-const RecordOrderConsumer = "record_order"
+const (
+	// RecordOrderConsumer is the name of the record_order consumer: the namespace
+	// of its dedup records.
+	RecordOrderConsumer = "record_order"
+	// RecordOrderKeyIdentity is the key identity of the record_order consumer
+	// (spec.KeyIdentity): its namespace, key fields with their types, key encoding
+	// and fingerprint fields. The handler declares it to the store
+	// (guard.WithKeyIdentity). Under another identity, messages handled before
+	// would count as new, so idemgen refuses to regenerate this file with one: to
+	// change the key, raise key_version in the spec, which starts a new namespace.
+	RecordOrderKeyIdentity = "idem-key/1 consumer=record_order key=order_id:string encoding=v1 fingerprint=order_id:string,total:int64"
+)
 
 // recordOrderKey returns the business key of m (order_id) in the v1 key
 // encoding of guard.KeyBuilder. A key field holding an empty string is
@@ -61,8 +70,9 @@ type RecordOrderHandler struct {
 }
 
 // NewRecordOrderHandler returns a handler that runs apply and keeps its dedup
-// records in store. The spec's settings (table idem_keys and retention 168h)
-// become options layered under opts, so opts win.
+// records in store. The spec's settings (table idem_keys, retention 168h and
+// key identity RecordOrderKeyIdentity) become options layered under opts, so
+// opts win.
 //
 // A nil store or apply, or options that store.With rejects, do not fail here:
 // every Handle and HandleMessage of the handler returns the error.
@@ -78,6 +88,7 @@ func NewRecordOrderHandler(store *guard.SQLStore, apply RecordOrderFunc, opts ..
 		if h.store, err = store.With(append([]guard.Option{
 			guard.WithTable("idem_keys"),
 			guard.WithRetention(168 * time.Hour),
+			guard.WithKeyIdentity(RecordOrderKeyIdentity),
 		}, opts...)...); err != nil {
 			h.err = fmt.Errorf("record_order: NewRecordOrderHandler: %w", err)
 		}

@@ -16,9 +16,18 @@ import (
 // A compile-time check that the guard runtime supports this generated code.
 const _ = guard.SupportPackageIsVersion1
 
-// SendSmsConsumer is the name of the send_sms consumer: the namespace of its
-// dedup records.
-const SendSmsConsumer = "send_sms"
+const (
+	// SendSmsConsumer is the name of the send_sms consumer: the namespace of its
+	// dedup records.
+	SendSmsConsumer = "send_sms"
+	// SendSmsKeyIdentity is the key identity of the send_sms consumer
+	// (spec.KeyIdentity): its namespace, key fields with their types, key encoding
+	// and fingerprint fields. The handler declares it to the store
+	// (guard.WithKeyIdentity). Under another identity, messages handled before
+	// would count as new, so idemgen refuses to regenerate this file with one: to
+	// change the key, raise key_version in the spec, which starts a new namespace.
+	SendSmsKeyIdentity = "idem-key/1 consumer=send_sms key=order_id:string,template:string encoding=v1 fingerprint=order_id:string,phone:string,template:string"
+)
 
 // SendSms is the message of the send_sms consumer, a JSON object. Its business
 // key is order_id and template; a duplicate must agree with it on order_id,
@@ -79,9 +88,9 @@ type SendSmsHandler struct {
 }
 
 // NewSendSmsHandler returns a handler that runs apply and keeps its dedup
-// records in store. The spec's settings (table idem_keys, retention 168h, lease
-// 30s, delivery at-most-once and on_error release) become options layered under
-// opts, so opts win.
+// records in store. The spec's settings (table idem_keys, retention 168h, key
+// identity SendSmsKeyIdentity, lease 30s, delivery at-most-once and on_error
+// release) become options layered under opts, so opts win.
 //
 // A nil store or apply, or options that store.With rejects, do not fail here:
 // every Handle and HandleMessage of the handler returns the error.
@@ -97,6 +106,7 @@ func NewSendSmsHandler(store *pgxguard.Store, apply SendSmsFunc, opts ...guard.O
 		if h.store, err = store.With(append([]guard.Option{
 			guard.WithTable("idem_keys"),
 			guard.WithRetention(168 * time.Hour),
+			guard.WithKeyIdentity(SendSmsKeyIdentity),
 			guard.WithLease(30 * time.Second),
 			guard.WithDelivery(guard.AtMostOnce),
 			guard.WithOnError(guard.Release),

@@ -18,9 +18,18 @@ import (
 // A compile-time check that the guard runtime supports this generated code.
 const _ = guard.SupportPackageIsVersion1
 
-// CountVisitConsumer is the name of the count_visit consumer: the namespace of
-// its dedup records.
-const CountVisitConsumer = "count_visit"
+const (
+	// CountVisitConsumer is the name of the count_visit consumer: the namespace of
+	// its dedup records.
+	CountVisitConsumer = "count_visit"
+	// CountVisitKeyIdentity is the key identity of the count_visit consumer
+	// (spec.KeyIdentity): its namespace, key fields with their types, key encoding
+	// and fingerprint fields. The handler declares it to the store
+	// (guard.WithKeyIdentity). Under another identity, messages handled before
+	// would count as new, so idemgen refuses to regenerate this file with one: to
+	// change the key, raise key_version in the spec, which starts a new namespace.
+	CountVisitKeyIdentity = "idem-key/1 consumer=count_visit key=visit_id:uuid encoding=v1 fingerprint=visit_id:uuid,page:string"
+)
 
 // CountVisit is the message of the count_visit consumer, a JSON object. Its
 // business key is visit_id; a duplicate must agree with it on visit_id and page
@@ -71,8 +80,9 @@ type CountVisitHandler struct {
 }
 
 // NewCountVisitHandler returns a handler that runs apply and keeps its dedup
-// records in store. The spec's settings (table idem_keys and retention 24h)
-// become options layered under opts, so opts win.
+// records in store. The spec's settings (table idem_keys, retention 24h and key
+// identity CountVisitKeyIdentity) become options layered under opts, so opts
+// win.
 //
 // A nil store or apply, or options that store.With rejects, do not fail here:
 // every Handle and HandleMessage of the handler returns the error.
@@ -88,6 +98,7 @@ func NewCountVisitHandler(store *redisguard.Store, apply CountVisitFunc, opts ..
 		if h.store, err = store.With(append([]guard.Option{
 			guard.WithTable("idem_keys"),
 			guard.WithRetention(24 * time.Hour),
+			guard.WithKeyIdentity(CountVisitKeyIdentity),
 		}, opts...)...); err != nil {
 			h.err = fmt.Errorf("count_visit: NewCountVisitHandler: %w", err)
 		}

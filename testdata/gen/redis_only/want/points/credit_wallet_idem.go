@@ -18,9 +18,18 @@ import (
 // A compile-time check that the guard runtime supports this generated code.
 const _ = guard.SupportPackageIsVersion1
 
-// CreditWalletConsumer is the name of the credit_wallet consumer: the namespace
-// of its dedup records.
-const CreditWalletConsumer = "credit_wallet"
+const (
+	// CreditWalletConsumer is the name of the credit_wallet consumer: the namespace
+	// of its dedup records.
+	CreditWalletConsumer = "credit_wallet"
+	// CreditWalletKeyIdentity is the key identity of the credit_wallet consumer
+	// (spec.KeyIdentity): its namespace, key fields with their types, key encoding
+	// and fingerprint fields. The handler declares it to the store
+	// (guard.WithKeyIdentity). Under another identity, messages handled before
+	// would count as new, so idemgen refuses to regenerate this file with one: to
+	// change the key, raise key_version in the spec, which starts a new namespace.
+	CreditWalletKeyIdentity = "idem-key/1 consumer=credit_wallet key=wallet:uuid encoding=v1 fingerprint=wallet:uuid,amount:int hash_tag=wallet:uuid"
+)
 
 // CreditWallet is the message of the credit_wallet consumer, a JSON object. Its
 // business key is wallet; a duplicate must agree with it on wallet and amount
@@ -73,8 +82,9 @@ type CreditWalletHandler struct {
 }
 
 // NewCreditWalletHandler returns a handler that runs apply and keeps its dedup
-// records in store. The spec's settings (table idem_keys and retention 24h)
-// become options layered under opts, so opts win.
+// records in store. The spec's settings (table idem_keys, retention 24h and key
+// identity CreditWalletKeyIdentity) become options layered under opts, so opts
+// win.
 //
 // A nil store or apply, or options that store.With rejects, do not fail here:
 // every Handle and HandleMessage of the handler returns the error.
@@ -90,6 +100,7 @@ func NewCreditWalletHandler(store *redisguard.Store, apply CreditWalletFunc, opt
 		if h.store, err = store.With(append([]guard.Option{
 			guard.WithTable("idem_keys"),
 			guard.WithRetention(24 * time.Hour),
+			guard.WithKeyIdentity(CreditWalletKeyIdentity),
 		}, opts...)...); err != nil {
 			h.err = fmt.Errorf("credit_wallet: NewCreditWalletHandler: %w", err)
 		}

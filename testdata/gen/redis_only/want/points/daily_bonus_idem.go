@@ -17,9 +17,18 @@ import (
 // A compile-time check that the guard runtime supports this generated code.
 const _ = guard.SupportPackageIsVersion1
 
-// DailyBonusConsumer is the name of the daily_bonus consumer: the namespace of
-// its dedup records.
-const DailyBonusConsumer = "daily_bonus"
+const (
+	// DailyBonusConsumer is the name of the daily_bonus consumer: the namespace of
+	// its dedup records.
+	DailyBonusConsumer = "daily_bonus"
+	// DailyBonusKeyIdentity is the key identity of the daily_bonus consumer
+	// (spec.KeyIdentity): its namespace, key fields with their types, key encoding
+	// and fingerprint fields. The handler declares it to the store
+	// (guard.WithKeyIdentity). Under another identity, messages handled before
+	// would count as new, so idemgen refuses to regenerate this file with one: to
+	// change the key, raise key_version in the spec, which starts a new namespace.
+	DailyBonusKeyIdentity = "idem-key/1 consumer=daily_bonus key=user_id:string,day:time encoding=v1 fingerprint=user_id:string,day:time,vip:bool hash_tag=day:time"
+)
 
 // DailyBonus is the message of the daily_bonus consumer, a JSON object. Its
 // business key is user_id and day; a duplicate must agree with it on user_id,
@@ -78,8 +87,9 @@ type DailyBonusHandler struct {
 }
 
 // NewDailyBonusHandler returns a handler that runs apply and keeps its dedup
-// records in store. The spec's settings (table idem_keys and retention 24h)
-// become options layered under opts, so opts win.
+// records in store. The spec's settings (table idem_keys, retention 24h and key
+// identity DailyBonusKeyIdentity) become options layered under opts, so opts
+// win.
 //
 // A nil store or apply, or options that store.With rejects, do not fail here:
 // every Handle and HandleMessage of the handler returns the error.
@@ -95,6 +105,7 @@ func NewDailyBonusHandler(store *redisguard.Store, apply DailyBonusFunc, opts ..
 		if h.store, err = store.With(append([]guard.Option{
 			guard.WithTable("idem_keys"),
 			guard.WithRetention(24 * time.Hour),
+			guard.WithKeyIdentity(DailyBonusKeyIdentity),
 		}, opts...)...); err != nil {
 			h.err = fmt.Errorf("daily_bonus: NewDailyBonusHandler: %w", err)
 		}

@@ -18,9 +18,18 @@ import (
 // A compile-time check that the guard runtime supports this generated code.
 const _ = guard.SupportPackageIsVersion1
 
-// ToggleFlagConsumer is the name of the toggle_flag consumer: the namespace of
-// its dedup records.
-const ToggleFlagConsumer = "toggle_flag"
+const (
+	// ToggleFlagConsumer is the name of the toggle_flag consumer: the namespace of
+	// its dedup records.
+	ToggleFlagConsumer = "toggle_flag"
+	// ToggleFlagKeyIdentity is the key identity of the toggle_flag consumer
+	// (spec.KeyIdentity): its namespace, key fields with their types, key encoding
+	// and fingerprint fields. The handler declares it to the store
+	// (guard.WithKeyIdentity). Under another identity, messages handled before
+	// would count as new, so idemgen refuses to regenerate this file with one: to
+	// change the key, raise key_version in the spec, which starts a new namespace.
+	ToggleFlagKeyIdentity = "idem-key/1 consumer=toggle_flag key=account:int32,flag:string encoding=v1 fingerprint=on:bool hash_tag=on:bool"
+)
 
 // ToggleFlag is the message of the toggle_flag consumer, a JSON object. Its
 // business key is account and flag; a duplicate must agree with it on on (the
@@ -73,8 +82,9 @@ type ToggleFlagHandler struct {
 }
 
 // NewToggleFlagHandler returns a handler that runs apply and keeps its dedup
-// records in store. The spec's settings (table idem_keys and retention 24h)
-// become options layered under opts, so opts win.
+// records in store. The spec's settings (table idem_keys, retention 24h and key
+// identity ToggleFlagKeyIdentity) become options layered under opts, so opts
+// win.
 //
 // A nil store or apply, or options that store.With rejects, do not fail here:
 // every Handle and HandleMessage of the handler returns the error.
@@ -90,6 +100,7 @@ func NewToggleFlagHandler(store *redisguard.Store, apply ToggleFlagFunc, opts ..
 		if h.store, err = store.With(append([]guard.Option{
 			guard.WithTable("idem_keys"),
 			guard.WithRetention(24 * time.Hour),
+			guard.WithKeyIdentity(ToggleFlagKeyIdentity),
 		}, opts...)...); err != nil {
 			h.err = fmt.Errorf("toggle_flag: NewToggleFlagHandler: %w", err)
 		}

@@ -19,6 +19,13 @@ const (
 	// SendSmsConsumer is the name of the send_sms consumer: the namespace of its
 	// dedup records.
 	SendSmsConsumer = "send_sms"
+	// SendSmsKeyIdentity is the key identity of the send_sms consumer
+	// (spec.KeyIdentity): its namespace, key fields with their types, key encoding
+	// and fingerprint fields. The handler declares it to the store
+	// (guard.WithKeyIdentity). Under another identity, messages handled before
+	// would count as new, so idemgen refuses to regenerate this file with one: to
+	// change the key, raise key_version in the spec, which starts a new namespace.
+	SendSmsKeyIdentity = "idem-key/1 consumer=send_sms key=order_id:string,template:string encoding=v1 fingerprint=order_id:string,phone:string,template:string"
 	// SendSmsTopic is the topic the send_sms consumer reads, as the spec names it.
 	SendSmsTopic = "orders.created"
 )
@@ -80,9 +87,9 @@ type SendSmsHandler struct {
 }
 
 // NewSendSmsHandler returns a handler that runs apply and keeps its dedup
-// records in store. The spec's settings (table idem_keys, retention 168h, lease
-// 30s, delivery at-least-once and on_error release) become options layered
-// under opts, so opts win.
+// records in store. The spec's settings (table idem_keys, retention 168h, key
+// identity SendSmsKeyIdentity, lease 30s, delivery at-least-once and on_error
+// release) become options layered under opts, so opts win.
 //
 // A nil store or apply, or options that store.With rejects, do not fail here:
 // every Handle and HandleMessage of the handler returns the error.
@@ -98,6 +105,7 @@ func NewSendSmsHandler(store *guard.SQLStore, apply SendSmsFunc, opts ...guard.O
 		if h.store, err = store.With(append([]guard.Option{
 			guard.WithTable("idem_keys"),
 			guard.WithRetention(168 * time.Hour),
+			guard.WithKeyIdentity(SendSmsKeyIdentity),
 			guard.WithLease(30 * time.Second),
 			guard.WithDelivery(guard.AtLeastOnce),
 			guard.WithOnError(guard.Release),
