@@ -2,7 +2,8 @@ package knowledge
 
 // The data. Path templates in braces ({amqp}) stand for every import path of
 // a client that has moved or forked (streadway/amqp and amqp091-go, Shopify
-// and IBM sarama, go-redis v8 and v9, pgx v4 and v5); Default expands them.
+// and IBM sarama, go-redis v8 and v9, pgx v4 and v5, go-micro v4 and v5,
+// machinery v1 and v2, the two gomail paths); Default expands them.
 
 var paths = map[string][]string{
 	"amqp":      {"github.com/rabbitmq/amqp091-go", "github.com/streadway/amqp"},
@@ -13,6 +14,9 @@ var paths = map[string][]string{
 	"pgx":       {"github.com/jackc/pgx/v5", "github.com/jackc/pgx/v4"},
 	"pgxpool":   {"github.com/jackc/pgx/v5/pgxpool", "github.com/jackc/pgx/v4/pgxpool"},
 	"mongo":     {"go.mongodb.org/mongo-driver/mongo", "go.mongodb.org/mongo-driver/v2/mongo"},
+	"gomicro":   {"go-micro.dev/v4", "go-micro.dev/v5"},
+	"machinery": {"github.com/RichardKnop/machinery/v2", "github.com/RichardKnop/machinery/v1"},
+	"gomail":    {"gopkg.in/gomail.v2", "github.com/go-gomail/gomail"},
 }
 
 var base = Base{
@@ -30,9 +34,24 @@ var base = Base{
 		{Type: "{redis}.XMessage", Client: "redis"},
 		{Type: "github.com/hibiken/asynq.Task", Client: "asynq", ReturnAck: true},
 		{Type: "github.com/apache/rocketmq-client-go/v2/primitive.MessageExt", Client: "rocketmq", ReturnAck: true},
+		// NSQ: a Handler returning nil FINs the message, an error REQs it.
+		{Type: "github.com/nsqio/go-nsq.Message", Client: "nsq", ReturnAck: true},
+		{Type: "github.com/apache/pulsar-client-go/pulsar.Message", Client: "pulsar"},
+		{Type: "github.com/apache/pulsar-client-go/pulsar.ConsumerMessage", Client: "pulsar"}, // what Consumer.Chan delivers
+		{Type: "gocloud.dev/pubsub.Message", Client: "gocloud pubsub"},
+		// River: Work(ctx, *river.Job[T]) returning nil completes the job. An
+		// instantiation is matched by its generic type's name (Job).
+		{Type: "github.com/riverqueue/river.Job", Client: "river", ReturnAck: true},
+		// go-micro: a broker subscription acks a handler's nil return unless
+		// DisableAutoAck is given.
+		{Type: "{gomicro}/broker.Event", Client: "go-micro", ReturnAck: true},
+		// Dapr: a topic handler's nil error is SUCCESS; (true, err) is RETRY.
+		{Type: "github.com/dapr/go-sdk/service/common.TopicEvent", Client: "dapr", ReturnAck: true},
+		{Type: "github.com/Azure/azure-sdk-for-go/sdk/messaging/azservicebus.ReceivedMessage", Client: "azservicebus"},
+		{Type: "github.com/aws/aws-sdk-go/service/sqs.Message", Client: "sqs"},
 	},
 
-	Rules: concat(brokers, redis, sqlRules, httpRules, idemRules, stdRules, telemetry),
+	Rules: concat(brokers, redis, sqlRules, httpRules, notifyRules, idemRules, stdRules, telemetry),
 
 	Types: []Type{
 		{"database/sql.Tx", TxType}, {"{pgx}.Tx", TxType}, {"github.com/jmoiron/sqlx.Tx", TxType},
@@ -57,6 +76,11 @@ var base = Base{
 		"github.com/nats-io/nats.go/jetstream.SequencePair.Consumer", "github.com/nats-io/nats.go.SequencePair.Consumer",
 		"github.com/nats-io/nats.go/jetstream.MsgMetadata.NumDelivered", "github.com/nats-io/nats.go.MsgMetadata.NumDelivered",
 		"{amqp}.Delivery.DeliveryTag",
+		"github.com/nsqio/go-nsq.Message.Attempts",
+		"github.com/riverqueue/river/rivertype.JobRow.Attempt",
+		"github.com/Azure/azure-sdk-for-go/sdk/messaging/azservicebus.ReceivedMessage.DeliveryCount",
+		"github.com/Azure/azure-sdk-for-go/sdk/messaging/azservicebus.ReceivedMessage.LockToken",
+		"github.com/aws/aws-sdk-go/service/sqs.Message.ReceiptHandle",
 	},
 
 	// PostgreSQL 23505, MySQL 1062 (and 1586), SQLite's extended
@@ -226,6 +250,73 @@ var brokers = concat(
 		{Name: "(github.com/hibiken/asynq.ServeMux).Handle", Role: Register, Arg: "handler"},
 	},
 	each(Publish, "rocketmq", "github.com/apache/rocketmq-client-go/v2.Producer", "SendSync", "SendAsync", "SendOneWay"),
+
+	// --- NSQ (go-nsq) -----------------------------------------------------------------
+	each(Ack, "nsq", "github.com/nsqio/go-nsq.Message", "Finish"),
+	each(Nack, "nsq", "github.com/nsqio/go-nsq.Message", "Requeue", "RequeueWithoutBackoff"),
+	[]Rule{
+		{Name: "(github.com/nsqio/go-nsq.Consumer).AddHandler", Role: Register, Arg: "handler", Client: "nsq"},
+		{Name: "(github.com/nsqio/go-nsq.Consumer).AddConcurrentHandlers", Role: Register, Arg: "handler", Client: "nsq"},
+	},
+	each(Publish, "nsq", "github.com/nsqio/go-nsq.Producer", "Publish", "MultiPublish", "DeferredPublish"),
+
+	// --- Apache Pulsar ------------------------------------------------------------------
+	each(Fetch, "pulsar", "github.com/apache/pulsar-client-go/pulsar.Consumer", "Receive", "Chan"),
+	each(Ack, "pulsar", "github.com/apache/pulsar-client-go/pulsar.Consumer", "Ack", "AckID", "AckIDList", "AckCumulative", "AckIDCumulative"),
+	each(Nack, "pulsar", "github.com/apache/pulsar-client-go/pulsar.Consumer", "Nack", "NackID", "ReconsumeLater"),
+	each(Publish, "pulsar", "github.com/apache/pulsar-client-go/pulsar.Producer", "Send", "SendAsync"),
+
+	// --- Go CDK pub/sub (gocloud.dev) ---------------------------------------------------
+	each(Fetch, "gocloud pubsub", "gocloud.dev/pubsub.Subscription", "Receive"),
+	each(Ack, "gocloud pubsub", "gocloud.dev/pubsub.Message", "Ack"),
+	each(Nack, "gocloud pubsub", "gocloud.dev/pubsub.Message", "Nack"),
+	each(Publish, "gocloud pubsub", "gocloud.dev/pubsub.Topic", "Send"),
+
+	// --- Job queues and frameworks whose handlers take no broker message --------------
+	// (a decoded event, a task's arguments, a key and a value): the
+	// registration call is what makes its argument a handler.
+	[]Rule{
+		{Name: "github.com/riverqueue/river.WorkFunc", Role: Register, Arg: "f", Client: "river"},
+		{Name: "({machinery}.Server).RegisterTask", Role: Register, Arg: "taskFunc", Client: "machinery"},
+		{Name: "({machinery}.Server).RegisterTasks", Role: Register, Arg: "namedTaskFuncs", Client: "machinery"},
+		{Name: "github.com/zeromicro/go-queue/kq.MustNewQueue", Role: Register, Arg: "handler", Client: "go-queue"},
+		{Name: "github.com/zeromicro/go-queue/kq.NewQueue", Role: Register, Arg: "handler", Client: "go-queue"},
+		{Name: "github.com/zeromicro/go-queue/kq.WithHandle", Role: Register, Arg: "handle", Client: "go-queue"},
+		{Name: "{gomicro}.RegisterSubscriber", Role: Register, Arg: "h", Client: "go-micro"},
+		{Name: "{gomicro}/broker.Subscribe", Role: Register, Arg: "handler", Client: "go-micro"},
+		{Name: "({gomicro}/broker.Broker).Subscribe", Role: Register, Arg: "h", Client: "go-micro"},
+		{Name: "({gomicro}/broker.Event).Ack", Role: Ack, Client: "go-micro"},
+		{Name: "github.com/ThreeDotsLabs/watermill/components/cqrs.NewEventHandler", Role: Register, Arg: "handleFunc", Client: "watermill"},
+		{Name: "github.com/ThreeDotsLabs/watermill/components/cqrs.NewCommandHandler", Role: Register, Arg: "handleFunc", Client: "watermill"},
+		{Name: "github.com/ThreeDotsLabs/watermill/components/cqrs.NewGroupEventHandler", Role: Register, Arg: "handleFunc", Client: "watermill"},
+		{Name: "(github.com/dapr/go-sdk/service/common.Service).AddTopicEventHandler", Role: Register, Arg: "fn", Client: "dapr"},
+	},
+	each(Publish, "go-queue", "github.com/zeromicro/go-queue/kq.Pusher", "Push", "PushWithKey", "KPush"),
+	[]Rule{
+		{Name: "{gomicro}/broker.Publish", Role: Publish, Client: "go-micro"},
+		{Name: "({gomicro}/broker.Broker).Publish", Role: Publish, Client: "go-micro"},
+		{Name: "(github.com/ThreeDotsLabs/watermill/components/cqrs.EventBus).Publish", Role: Publish, Client: "watermill"},
+		{Name: "(github.com/ThreeDotsLabs/watermill/components/cqrs.CommandBus).Send", Role: Publish, Client: "watermill"},
+	},
+
+	// --- Azure Service Bus ----------------------------------------------------------------
+	each(Fetch, "azservicebus", "github.com/Azure/azure-sdk-for-go/sdk/messaging/azservicebus.Receiver", "ReceiveMessages"),
+	each(Ack, "azservicebus", "github.com/Azure/azure-sdk-for-go/sdk/messaging/azservicebus.Receiver", "CompleteMessage"),
+	each(Nack, "azservicebus", "github.com/Azure/azure-sdk-for-go/sdk/messaging/azservicebus.Receiver", "AbandonMessage", "DeadLetterMessage"),
+	each(Publish, "azservicebus", "github.com/Azure/azure-sdk-for-go/sdk/messaging/azservicebus.Sender", "SendMessage"),
+
+	// --- AWS SQS (aws-sdk-go v1, and its sqsiface interface) -----------------------------
+	func() []Rule {
+		var out []Rule
+		for _, t := range []string{"github.com/aws/aws-sdk-go/service/sqs.SQS", "github.com/aws/aws-sdk-go/service/sqs/sqsiface.SQSAPI"} {
+			out = concat(out,
+				each(Fetch, "sqs", t, "ReceiveMessage", "ReceiveMessageWithContext"),
+				each(Ack, "sqs", t, "DeleteMessage", "DeleteMessageWithContext"),
+				each(Nack, "sqs", t, "ChangeMessageVisibility", "ChangeMessageVisibilityWithContext"),
+				each(Publish, "sqs", t, "SendMessage", "SendMessageWithContext"))
+		}
+		return out
+	}(),
 )
 
 var redis = concat(
@@ -235,6 +326,11 @@ var redis = concat(
 		{Name: "({redis}.*).XClaim", Role: Fetch},
 		{Name: "({redis}.*).XAck", Role: Ack},
 		{Name: "({redis}.*).XAckDel", Role: Ack},
+		// A list as a queue: a blocking pop returns the next job. (RPOPLPUSH
+		// and LMOVE, which move it to a processing list, stay effects.)
+		{Name: "({redis}.*).BRPop", Role: Fetch},
+		{Name: "({redis}.*).BLPop", Role: Fetch},
+		{Name: "(github.com/redis/go-redis/v9.*).BLMPop", Role: Fetch}, // v8 has no BLMPOP
 	},
 	// Non-idempotent commands: a repeat changes the value again. SADD, ZADD,
 	// SET, HSET, SETBIT, PFADD are idempotent (a repeat leaves the same
@@ -357,6 +453,15 @@ var sqlRules = concat(
 		}
 		return append(out, Rule{Name: "{mongo}.IsDuplicateKeyError", Role: UniqueTest, Arg: "err"})
 	}(),
+
+	// --- ent: a generated create builder's Save calls sqlgraph (updates are
+	// not classified); bun: an insert query. Both are plain inserts: the
+	// conflict options of the spec or the query chain are not read.
+	[]Rule{
+		{Name: "entgo.io/ent/dialect/sql/sqlgraph.CreateNode", Role: Effect, Kind: SQL},
+		{Name: "entgo.io/ent/dialect/sql/sqlgraph.BatchCreate", Role: Effect, Kind: SQL},
+	},
+	effects(SQL, "github.com/uptrace/bun.InsertQuery", "Exec", "Scan"),
 )
 
 var httpRules = []Rule{
@@ -372,6 +477,28 @@ var httpRules = []Rule{
 	{Name: "net/smtp.SendMail", Role: Effect, Kind: SMTP},
 	{Name: "(net/smtp.Client).Data", Role: Effect, Kind: SMTP},
 }
+
+// Mail, SMS and push SDKs: each call sends once more on a redelivery.
+var notifyRules = concat(
+	[]Rule{
+		{Name: "github.com/emersion/go-smtp.SendMail", Role: Effect, Kind: SMTP},
+		{Name: "github.com/emersion/go-smtp.SendMailTLS", Role: Effect, Kind: SMTP},
+		{Name: "{gomail}.Send", Role: Effect, Kind: SMTP},
+	},
+	effects(SMTP, "github.com/emersion/go-smtp.Client", "Data", "SendMail"),
+	effects(SMTP, "{gomail}.Dialer", "DialAndSend"),
+	effects(SMTP, "github.com/wneessen/go-mail.Client", "DialAndSend", "DialAndSendWithContext", "Send"),
+	effects(SMTP, "github.com/sendgrid/sendgrid-go.Client", "Send", "SendWithContext"),
+	effects(SMTP, "github.com/mailgun/mailgun-go/v4.MailgunImpl", "Send"),
+	effects(SMTP, "github.com/mailgun/mailgun-go/v4.Mailgun", "Send"),
+	effects(SMTP, "github.com/aws/aws-sdk-go-v2/service/sesv2.Client", "SendEmail", "SendBulkEmail"),
+	effects(SMTP, "github.com/aws/aws-sdk-go-v2/service/ses.Client", "SendEmail", "SendRawEmail", "SendTemplatedEmail"),
+	effects(HTTP, "github.com/twilio/twilio-go/rest/api/v2010.ApiService", "CreateMessage"),
+	effects(HTTP, "github.com/aws/aws-sdk-go-v2/service/sns.Client", "Publish", "PublishBatch"), // an SMS, a push, a topic's subscribers
+	// Firebase Cloud Messaging: Client's sends are promoted from an
+	// unexported embedded client, hence any type of the package.
+	effects(HTTP, "firebase.google.com/go/v4/messaging.*", "Send", "SendEach", "SendEachForMulticast", "SendAll", "SendMulticast"),
+)
 
 // The idem runtime: Do(ctx, consumer, key, fp, apply) and Run(…) run apply
 // only for a fresh key; Claim returns a lease whose Outcome decides. The
