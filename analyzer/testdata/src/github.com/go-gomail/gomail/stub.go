@@ -19,11 +19,9 @@ func (m *Message) SetAddressHeader(field, address, name string) {}
 func (m *Message) SetBody(contentType, body string) {}
 
 type Dialer struct {
-	Host     string
-	Port     int
-	Username string
-	Password string
-	SSL      bool
+	Host string
+	Port int
+	SSL  bool
 }
 
 func NewPlainDialer(host string, port int, username, password string) *Dialer { return nil }
