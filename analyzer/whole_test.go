@@ -195,7 +195,11 @@ var _ analysis.Diagnostic
 // the modular analyzer is tested on, as one program: it must find what the
 // modular analyzer finds there (every `// want` of those packages).
 func TestWholeProgramSynthetic(t *testing.T) {
-	checkWhole(t, "a", "rabbit", "smsdk", "shop", "saramax", "orders", "js", "redisx", "kafkago", "wm", "ps", "sqsx", "asynqx", "franz", "confluent", "rocket", "svc/pg", "svc", "realistic", "orm", "sqlcx")
+	checkWhole(t, "a", "rabbit", "smsdk", "shop", "saramax", "orders", "js", "redisx", "kafkago", "wm", "ps", "sqsx", "asynqx", "franz", "confluent", "rocket", "svc/pg", "svc", "realistic", "orm", "sqlcx",
+		"nsqx", "pulsarx", "gocloudx", "riverx", "daprx", "microx", "azsbx", "sqsv1x", "redislist", "mailx", "notifyx", "entx", "bunx",
+		// Handlers found by a registration call only (Register rules apply
+		// in this mode only).
+		"machineryx", "kqx", "microsubx", "cqrsx")
 }
 
 // TestWholeProgram runs the whole-program check over a service shaped like
