@@ -78,15 +78,17 @@ type SendSmsOnceFunc func(ctx context.Context, lease *guard.Lease, m *SendSmsOnc
 
 // SendSmsOnceHandler handles send_sms_once messages: it claims each message's
 // key, runs its external effect under a lease on the key, and answers
-// guard.Duplicate for a key done before. Create it with NewSendSmsOnceHandler;
-// it is safe for concurrent use.
+// guard.Duplicate for a key done before. Create it with NewSendSmsOnceHandler,
+// or with the other consumers' handlers with NewHandlers; it is safe for
+// concurrent use.
 type SendSmsOnceHandler struct {
 	store *guard.SQLStore // with the spec's options applied
 	err   error           // why the handler cannot work, returned by every call
 	apply SendSmsOnceFunc
 }
 
-// NewSendSmsOnceHandler returns a handler that runs apply and keeps its dedup
+// NewSendSmsOnceHandler returns a handler that runs apply (a func, or the
+// method SendSmsOnce of an Effects, such as Service) and keeps its dedup
 // records in store. The spec's settings (table idem_keys, retention 1h30m, key
 // identity SendSmsOnceKeyIdentity, lease 30s, delivery at-most-once and
 // on_error release) become options layered under opts, so opts win.

@@ -71,17 +71,19 @@ type SQLFunc func(ctx context.Context, lease *guard.Lease, m *SQL) error
 
 // SQLHandler handles sql messages: it claims each message's key, runs its
 // external effect under a lease on the key, and answers guard.Duplicate for a
-// key done before. Create it with NewSQLHandler; it is safe for concurrent use.
+// key done before. Create it with NewSQLHandler, or with the other consumers'
+// handlers with NewHandlers; it is safe for concurrent use.
 type SQLHandler struct {
 	store *redisguard.Store // with the spec's options applied
 	err   error             // why the handler cannot work, returned by every call
 	apply SQLFunc
 }
 
-// NewSQLHandler returns a handler that runs apply and keeps its dedup records
-// in store. The spec's settings (table idem_keys, retention 168h, key identity
-// SQLKeyIdentity, lease 30s, delivery at-least-once and on_error release)
-// become options layered under opts, so opts win.
+// NewSQLHandler returns a handler that runs apply (a func, or the method SQL of
+// an Effects, such as Service) and keeps its dedup records in store. The spec's
+// settings (table idem_keys, retention 168h, key identity SQLKeyIdentity, lease
+// 30s, delivery at-least-once and on_error release) become options layered
+// under opts, so opts win.
 //
 // A nil store or apply, or options that store.With rejects, do not fail here:
 // every Handle and HandleMessage of the handler returns the error.

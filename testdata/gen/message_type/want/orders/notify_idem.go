@@ -64,18 +64,19 @@ type NotifyFunc func(ctx context.Context, lease *guard.Lease, m *guardpkg.Event)
 
 // NotifyHandler handles notify messages: it claims each message's key, runs its
 // external effect under a lease on the key, and answers guard.Duplicate for a
-// key done before. Create it with NewNotifyHandler; it is safe for concurrent
-// use.
+// key done before. Create it with NewNotifyHandler, or with the other
+// consumers' handlers with NewHandlers; it is safe for concurrent use.
 type NotifyHandler struct {
 	store *guard.SQLStore // with the spec's options applied
 	err   error           // why the handler cannot work, returned by every call
 	apply NotifyFunc
 }
 
-// NewNotifyHandler returns a handler that runs apply and keeps its dedup
-// records in store. The spec's settings (table idem_keys, retention 168h, key
-// identity NotifyKeyIdentity, lease 30s, delivery at-least-once and on_error
-// release) become options layered under opts, so opts win.
+// NewNotifyHandler returns a handler that runs apply (a func, or the method
+// Notify of an Effects, such as Service) and keeps its dedup records in store.
+// The spec's settings (table idem_keys, retention 168h, key identity
+// NotifyKeyIdentity, lease 30s, delivery at-least-once and on_error release)
+// become options layered under opts, so opts win.
 //
 // A nil store or apply, or options that store.With rejects, do not fail here:
 // every Handle and HandleMessage of the handler returns the error.
