@@ -3,6 +3,9 @@
 // and the kind of side effect, from which idemgen generates guarded handlers
 // and the migrations of the dedup table.
 //
+// docs/spec.md of the repository is the reference for users, with every
+// field, its default and its rules, and the API idemgen generates.
+//
 // [Load] reads a file, [Parse] validates bytes, [Resolve] looks up the Go
 // types a spec names. The result is a [Spec]: plain data with every default
 // filled in, which the generator consumes. [GoName] is the one naming rule
