@@ -46,7 +46,8 @@ func TestDocsLinks(t *testing.T) {
 			t.Fatal(err)
 		}
 		text := string(data)
-		for _, forbidden := range []string{"DESIGN.md", "../shared/"} {
+		// Spelled in two parts, so that this file does not cite them either.
+		for _, forbidden := range []string{"DESIGN" + ".md", "../" + "shared/"} {
 			if strings.Contains(text, forbidden) {
 				t.Errorf("%s cites %s, which is not part of the repository", page, forbidden)
 			}
