@@ -254,9 +254,9 @@ func (g *consumerGen) applyContract(subject string) string {
 	case spec.EffectExternal:
 		s := fmt.Sprintf("%s performs the external effect of m, a message of the %s consumer, while holding lease, which blocks duplicates for %s. Pass lease.Key() to the provider as its idempotency key, call lease.Extend for calls that may outlast the lease, and lease.SetResult to store a result for later duplicates.", subject, g.c.Name, fmtDuration(g.c.Lease))
 		if g.c.Delivery == spec.DeliveryAtMostOnce {
-			s += " Delivery is at-most-once: a lease that expires before apply returns makes the key uncertain (guard.ErrUncertain), so the effect never runs twice."
+			s += " Delivery is at-most-once: a lease that expires before it returns makes the key uncertain (guard.ErrUncertain), so the effect never runs twice."
 		} else {
-			s += " Delivery is at-least-once: a lease that expires before apply returns is taken over by a redelivery, which runs the effect again with the same lease.Key()."
+			s += " Delivery is at-least-once: a lease that expires before it returns is taken over by a redelivery, which runs the effect again with the same lease.Key()."
 		}
 		switch {
 		case g.c.OnError == spec.OnErrorKeep:

@@ -46,17 +46,17 @@ type Effects interface {
 	// consumer, while holding lease, which blocks duplicates for 30s. Pass
 	// lease.Key() to the provider as its idempotency key, call lease.Extend for
 	// calls that may outlast the lease, and lease.SetResult to store a result for
-	// later duplicates. Delivery is at-least-once: a lease that expires before
-	// apply returns is taken over by a redelivery, which runs the effect again with
-	// the same lease.Key(). An error releases the key, so a redelivery runs the
-	// effect again; guard.Reject(err) keeps it failed instead.
+	// later duplicates. Delivery is at-least-once: a lease that expires before it
+	// returns is taken over by a redelivery, which runs the effect again with the
+	// same lease.Key(). An error releases the key, so a redelivery runs the effect
+	// again; guard.Reject(err) keeps it failed instead.
 	SendSms(ctx context.Context, lease *guard.Lease, m *SendSms) error
 	// SendSmsRedis performs the external effect of m, a message of the
 	// send_sms_redis consumer, while holding lease, which blocks duplicates for
 	// 30s. Pass lease.Key() to the provider as its idempotency key, call
 	// lease.Extend for calls that may outlast the lease, and lease.SetResult to
 	// store a result for later duplicates. Delivery is at-least-once: a lease that
-	// expires before apply returns is taken over by a redelivery, which runs the
+	// expires before it returns is taken over by a redelivery, which runs the
 	// effect again with the same lease.Key(). An error releases the key, so a
 	// redelivery runs the effect again; guard.Reject(err) keeps it failed instead.
 	SendSmsRedis(ctx context.Context, lease *guard.Lease, m *SendSmsRedis) error
@@ -65,7 +65,7 @@ type Effects interface {
 	// for 30s. Pass lease.Key() to the provider as its idempotency key, call
 	// lease.Extend for calls that may outlast the lease, and lease.SetResult to
 	// store a result for later duplicates. Delivery is at-most-once: a lease that
-	// expires before apply returns makes the key uncertain (guard.ErrUncertain), so
+	// expires before it returns makes the key uncertain (guard.ErrUncertain), so
 	// the effect never runs twice. An error wrapped with guard.NotPerformed (the
 	// call certainly did not happen) releases the key for a redelivery; any other
 	// error makes it uncertain, since the call may have reached the provider;

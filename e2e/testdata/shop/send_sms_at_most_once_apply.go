@@ -12,7 +12,7 @@ import (
 // for 30s. Pass lease.Key() to the provider as its idempotency key, call
 // lease.Extend for calls that may outlast the lease, and lease.SetResult to
 // store a result for later duplicates. Delivery is at-most-once: a lease that
-// expires before apply returns makes the key uncertain (guard.ErrUncertain), so
+// expires before it returns makes the key uncertain (guard.ErrUncertain), so
 // the effect never runs twice. An error wrapped with guard.NotPerformed (the
 // call certainly did not happen) releases the key for a redelivery; any other
 // error makes it uncertain, since the call may have reached the provider;

@@ -68,7 +68,7 @@ func (m *SendSmsRedis) Fingerprint() []byte {
 // 30s. Pass lease.Key() to the provider as its idempotency key, call
 // lease.Extend for calls that may outlast the lease, and lease.SetResult to
 // store a result for later duplicates. Delivery is at-least-once: a lease that
-// expires before apply returns is taken over by a redelivery, which runs the
+// expires before it returns is taken over by a redelivery, which runs the
 // effect again with the same lease.Key(). An error releases the key, so a
 // redelivery runs the effect again; guard.Reject(err) keeps it failed instead.
 type SendSmsRedisFunc func(ctx context.Context, lease *guard.Lease, m *SendSmsRedis) error

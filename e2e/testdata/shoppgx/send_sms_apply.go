@@ -11,10 +11,10 @@ import (
 // consumer, while holding lease, which blocks duplicates for 30s. Pass
 // lease.Key() to the provider as its idempotency key, call lease.Extend for
 // calls that may outlast the lease, and lease.SetResult to store a result for
-// later duplicates. Delivery is at-least-once: a lease that expires before
-// apply returns is taken over by a redelivery, which runs the effect again with
-// the same lease.Key(). An error releases the key, so a redelivery runs the
-// effect again; guard.Reject(err) keeps it failed instead.
+// later duplicates. Delivery is at-least-once: a lease that expires before it
+// returns is taken over by a redelivery, which runs the effect again with the
+// same lease.Key(). An error releases the key, so a redelivery runs the effect
+// again; guard.Reject(err) keeps it failed instead.
 //
 // idemgen wrote this file once and never overwrites it: it is yours to edit.
 // (If it is deleted, idemgen writes the stub again; keep the file, even reduced

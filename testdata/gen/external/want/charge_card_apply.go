@@ -11,7 +11,7 @@ import (
 // consumer, while holding lease, which blocks duplicates for 2m. Pass
 // lease.Key() to the provider as its idempotency key, call lease.Extend for
 // calls that may outlast the lease, and lease.SetResult to store a result for
-// later duplicates. Delivery is at-most-once: a lease that expires before apply
+// later duplicates. Delivery is at-most-once: a lease that expires before it
 // returns makes the key uncertain (guard.ErrUncertain), so the effect never
 // runs twice. Any error keeps the key failed (on_error: keep): redeliveries get
 // guard.ErrFailed.

@@ -67,9 +67,9 @@ func (m *ChargeCard) Fingerprint() []byte {
 // Pass lease.Key() to the provider as its idempotency key, call lease.Extend
 // for calls that may outlast the lease, and lease.SetResult to store a result
 // for later duplicates. Delivery is at-most-once: a lease that expires before
-// apply returns makes the key uncertain (guard.ErrUncertain), so the effect
-// never runs twice. Any error keeps the key failed (on_error: keep):
-// redeliveries get guard.ErrFailed.
+// it returns makes the key uncertain (guard.ErrUncertain), so the effect never
+// runs twice. Any error keeps the key failed (on_error: keep): redeliveries get
+// guard.ErrFailed.
 type ChargeCardFunc func(ctx context.Context, lease *guard.Lease, m *ChargeCard) error
 
 // ChargeCardHandler handles charge_card messages: it claims each message's key,

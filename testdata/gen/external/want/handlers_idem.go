@@ -20,16 +20,16 @@ type Effects interface {
 	// consumer, while holding lease, which blocks duplicates for 30s. Pass
 	// lease.Key() to the provider as its idempotency key, call lease.Extend for
 	// calls that may outlast the lease, and lease.SetResult to store a result for
-	// later duplicates. Delivery is at-least-once: a lease that expires before
-	// apply returns is taken over by a redelivery, which runs the effect again with
-	// the same lease.Key(). An error releases the key, so a redelivery runs the
-	// effect again; guard.Reject(err) keeps it failed instead.
+	// later duplicates. Delivery is at-least-once: a lease that expires before it
+	// returns is taken over by a redelivery, which runs the effect again with the
+	// same lease.Key(). An error releases the key, so a redelivery runs the effect
+	// again; guard.Reject(err) keeps it failed instead.
 	SendSms(ctx context.Context, lease *guard.Lease, m *SendSms) error
 	// SendSmsOnce performs the external effect of m, a message of the send_sms_once
 	// consumer, while holding lease, which blocks duplicates for 30s. Pass
 	// lease.Key() to the provider as its idempotency key, call lease.Extend for
 	// calls that may outlast the lease, and lease.SetResult to store a result for
-	// later duplicates. Delivery is at-most-once: a lease that expires before apply
+	// later duplicates. Delivery is at-most-once: a lease that expires before it
 	// returns makes the key uncertain (guard.ErrUncertain), so the effect never
 	// runs twice. An error wrapped with guard.NotPerformed (the call certainly did
 	// not happen) releases the key for a redelivery; any other error makes it
@@ -40,7 +40,7 @@ type Effects interface {
 	// consumer, while holding lease, which blocks duplicates for 2m. Pass
 	// lease.Key() to the provider as its idempotency key, call lease.Extend for
 	// calls that may outlast the lease, and lease.SetResult to store a result for
-	// later duplicates. Delivery is at-most-once: a lease that expires before apply
+	// later duplicates. Delivery is at-most-once: a lease that expires before it
 	// returns makes the key uncertain (guard.ErrUncertain), so the effect never
 	// runs twice. Any error keeps the key failed (on_error: keep): redeliveries get
 	// guard.ErrFailed.
@@ -49,9 +49,9 @@ type Effects interface {
 	// consumer, while holding lease, which blocks duplicates for 1.5s. Pass
 	// lease.Key() to the provider as its idempotency key, call lease.Extend for
 	// calls that may outlast the lease, and lease.SetResult to store a result for
-	// later duplicates. Delivery is at-least-once: a lease that expires before
-	// apply returns is taken over by a redelivery, which runs the effect again with
-	// the same lease.Key(). Any error keeps the key failed (on_error: keep):
+	// later duplicates. Delivery is at-least-once: a lease that expires before it
+	// returns is taken over by a redelivery, which runs the effect again with the
+	// same lease.Key(). Any error keeps the key failed (on_error: keep):
 	// redeliveries get guard.ErrFailed.
 	SendEmail(ctx context.Context, lease *guard.Lease, m *SendEmail) error
 }

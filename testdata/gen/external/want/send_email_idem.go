@@ -64,9 +64,9 @@ func (m *SendEmail) Fingerprint() []byte {
 // consumer, while holding lease, which blocks duplicates for 1.5s. Pass
 // lease.Key() to the provider as its idempotency key, call lease.Extend for
 // calls that may outlast the lease, and lease.SetResult to store a result for
-// later duplicates. Delivery is at-least-once: a lease that expires before
-// apply returns is taken over by a redelivery, which runs the effect again with
-// the same lease.Key(). Any error keeps the key failed (on_error: keep):
+// later duplicates. Delivery is at-least-once: a lease that expires before it
+// returns is taken over by a redelivery, which runs the effect again with the
+// same lease.Key(). Any error keeps the key failed (on_error: keep):
 // redeliveries get guard.ErrFailed.
 type SendEmailFunc func(ctx context.Context, lease *guard.Lease, m *SendEmail) error
 
