@@ -129,6 +129,10 @@ func runInit(args []string, stdout, _ io.Writer) error {
 		return err
 	}
 	defer t.Close()
+	// The spec's folder, when it is new (idemgen init -f orders/idem.yaml).
+	if _, err := t.MkdirAll("."); err != nil {
+		return fmt.Errorf("%s: %w", filepath.ToSlash(filepath.Dir(*file)), modfs.Reason(err))
+	}
 	err = t.WriteNew(filepath.Base(*file), StarterSpec(*pkg, *dialect), 0o666)
 	if errors.Is(err, os.ErrExist) {
 		return fmt.Errorf("%s already exists; not overwriting it", *file)
