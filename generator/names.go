@@ -50,7 +50,8 @@ var wideNames = map[string]string{
 	handlersName:         "struct of the handlers",
 	"New" + handlersName: "constructor of the handlers",
 	serviceName:          "struct of the effects' stub",
-	"fanOut":             "handler of a topic several consumers read",
+	// fanOut, unexported, cannot collide: a consumer's unexported names
+	// end in Key or Fingerprint.
 }
 
 // topicsMethod is the method of the handlers struct that returns its
