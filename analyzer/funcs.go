@@ -126,6 +126,7 @@ func (a *pkgAnalysis) build() {
 
 func (a *pkgAnalysis) run() {
 	a.build()
+	a.findHandlers()
 	a.analyseAll()
 	a.exportFacts()
 	a.checkAll()
