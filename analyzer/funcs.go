@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"github.com/idemkit/idem/analyzer/internal/sqlclass"
 	"github.com/idemkit/idem/analyzer/knowledge"
 	"go/ast"
 	"go/token"
@@ -413,7 +414,8 @@ type check struct {
 	decided   bool
 	invalid   string // why it guards nothing: "lock", "no mark", or a fresh key
 	decisions []*decision
-	pooled    bool // the record is written on a pool: it commits on its own
+	pooled    bool               // the record is written on a pool: it commits on its own
+	sqlDedup  sqlclass.DedupKind // ckSQL: how the statement tells a fresh key
 }
 
 type checkKind uint8
@@ -679,7 +681,7 @@ func (s *summary) undecided(c *check) bool {
 	case ckSetNX, ckClaim, ckFunc:
 		return true
 	case ckSQL:
-		return !strings.Contains(c.desc, "DELETE")
+		return c.sqlDedup != sqlclass.DedupDelete
 	}
 	return false
 }
