@@ -1,14 +1,15 @@
 package analyzer
 
 import (
-	"github.com/idemkit/idem/analyzer/internal/sqlclass"
-	"github.com/idemkit/idem/analyzer/knowledge"
 	"go/token"
 	"go/types"
 	"net/textproto"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/idemkit/idem/analyzer/internal/sqlclass"
+	"github.com/idemkit/idem/analyzer/knowledge"
 
 	"golang.org/x/tools/go/ssa"
 )

@@ -1,13 +1,14 @@
 package analyzer
 
 import (
-	"github.com/idemkit/idem/analyzer/internal/sqlclass"
-	"github.com/idemkit/idem/analyzer/knowledge"
 	"go/ast"
 	"go/token"
 	"go/types"
 	"sort"
 	"strings"
+
+	"github.com/idemkit/idem/analyzer/internal/sqlclass"
+	"github.com/idemkit/idem/analyzer/knowledge"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -20,7 +21,7 @@ type pkgAnalysis struct {
 	// pass is the package's pass in modular mode (one package at a time,
 	// other packages known through facts); nil for a whole program.
 	pass *analysis.Pass
-	emit func(analysis.Diagnostic)
+	emit func(Finding)
 	cat  *knowledge.Catalog
 	cfg  *config
 	dirs *directives
@@ -78,7 +79,7 @@ type funcUses struct {
 
 func newPkgAnalysis(pass *analysis.Pass, cat *knowledge.Catalog, cfg *config, dirs *directives) *pkgAnalysis {
 	a := newAnalysis(pass.Fset, cat, cfg, dirs)
-	a.pass, a.emit = pass, pass.Report
+	a.pass, a.emit = pass, func(f Finding) { pass.Report(f.Diagnostic) }
 	return a
 }
 

@@ -2,12 +2,13 @@ package analyzer
 
 import (
 	"fmt"
-	"github.com/idemkit/idem/analyzer/knowledge"
 	"go/constant"
 	"go/token"
 	"go/types"
 	"regexp"
 	"strings"
+
+	"github.com/idemkit/idem/analyzer/knowledge"
 
 	"golang.org/x/tools/go/ssa"
 )

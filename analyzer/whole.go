@@ -12,7 +12,6 @@ import (
 	"sort"
 	"time"
 
-	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/callgraph"
 	"golang.org/x/tools/go/callgraph/vta"
 	"golang.org/x/tools/go/packages"
@@ -33,7 +32,7 @@ import (
 // dispatched to through a func value or an interface (a handler registered
 // with the service's own helper) is a handler. It returns the findings
 // sorted by position; packages with type errors are skipped.
-func CheckProgram(pkgs []*packages.Package, c Config) ([]analysis.Diagnostic, error) {
+func CheckProgram(pkgs []*packages.Package, c Config) ([]Finding, error) {
 	if len(pkgs) == 0 {
 		return nil, nil
 	}
@@ -71,8 +70,8 @@ func CheckProgram(pkgs []*packages.Package, c Config) ([]analysis.Diagnostic, er
 	}
 	a.callees = dynamicCallees(prog, a.funcs)
 	phase("call graph")
-	var out []analysis.Diagnostic
-	a.emit = func(d analysis.Diagnostic) { out = append(out, d) }
+	var out []Finding
+	a.emit = func(f Finding) { out = append(out, f) }
 	a.findHandlers()
 	a.analyseAll()
 	a.checkAll()
@@ -85,7 +84,7 @@ func CheckProgram(pkgs []*packages.Package, c Config) ([]analysis.Diagnostic, er
 		if pi.Offset != pj.Offset {
 			return pi.Offset < pj.Offset
 		}
-		return out[i].Category < out[j].Category
+		return out[i].Code < out[j].Code
 	})
 	return out, nil
 }

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/packages"
 
 	"github.com/idemkit/idem/analyzer"
@@ -89,7 +88,7 @@ func loadTestdata(t *testing.T, gopath string, patterns ...string) (roots, prog 
 
 // compareWant compares findings with the `// want` comments of the roots'
 // files.
-func compareWant(t *testing.T, gopath string, roots []*packages.Package, diags []analysis.Diagnostic) {
+func compareWant(t *testing.T, gopath string, roots []*packages.Package, diags []analyzer.Finding) {
 	t.Helper()
 	fset := roots[0].Fset
 	type key struct {
