@@ -117,7 +117,8 @@ func whole(s standaloneArgs) int {
 		if !ok {
 			continue
 		}
-		jd := toJSON(fset, d)
+		jd := toJSON(fset, d.Diagnostic)
+		jd.Handler = d.Handler
 		raw, err := json.Marshal(jd)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "idemlint: %v\n", err)
@@ -156,13 +157,15 @@ func whole(s standaloneArgs) int {
 }
 
 // jsonDiagnostic is a finding as -json prints it, with the fields of the
-// x/tools drivers' output and the URL of the code's documentation.
+// x/tools drivers' output, the URL of the code's documentation and the
+// handler the finding is about.
 type jsonDiagnostic struct {
 	Category string        `json:"category,omitempty"`
 	Posn     string        `json:"posn"`
 	End      string        `json:"end,omitempty"`
 	Message  string        `json:"message"`
 	URL      string        `json:"url,omitempty"`
+	Handler  string        `json:"handler,omitempty"`
 	Related  []jsonRelated `json:"related,omitempty"`
 }
 
