@@ -31,7 +31,7 @@ func RunEarly(ctx context.Context, c *bus.Consumer, l *ledger.Client) {
 		if err != nil {
 			return
 		}
-		d.Done() // want `ack bus.Delivery.Done in handler RunEarly comes before effect ledger.Client.Append.* \(IDEM002\)`
+		d.Done()                                      // want `ack bus.Delivery.Done in handler RunEarly comes before effect ledger.Client.Append.* \(IDEM002\)`
 		if err := l.Append(ctx, d.Body); err != nil { // want `IDEM001`
 			log.Print(err)
 		}
