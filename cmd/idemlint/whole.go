@@ -35,7 +35,7 @@ func whole(s standaloneArgs) int {
 		return 1
 	}
 	targets := map[string]string{} // file -> package path
-	named := map[string]bool{}      // package paths the patterns name
+	named := map[string]bool{}     // package paths the patterns name
 	var mods []string
 	seenMod := map[string]bool{}
 	failed := false
