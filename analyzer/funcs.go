@@ -501,9 +501,6 @@ func (a *pkgAnalysis) rootKind(s *summary) {
 			s.root, s.param = true, true
 		}
 	}
-	if fn.Name() == "ConsumeClaim" && fn.Signature.Params().Len() == 2 {
-		s.root = true
-	}
 }
 
 // analyse walks fn once: effects, checks, decision values, acks.
