@@ -11,6 +11,9 @@
 # errors.txt. idemlint's exit code 3 (findings) is not a failure. Then
 # eval/score scores both modes and writes $OUT/results.md.
 set -u
+# Analyse each module as published: a go.work shipped in a module zip names
+# nested modules that the zip does not contain.
+export GOWORK=off
 
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then
 	echo "usage: bash eval/run.sh dev|test [TOOL]" >&2

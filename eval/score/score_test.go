@@ -91,11 +91,11 @@ func TestSplitPosnNormalize(t *testing.T) {
 		posn, root, file string
 		line             int
 	}{
-		{"/tmp/w/svc/handler/h.go:12:3", "/tmp/w/svc", "handler/h.go", 12},
-		{"/tmp/w/svc/handler/h.go:12:3", "/tmp/w/svc/", "handler/h.go", 12},
-		{"handler/h.go:7:1", "/tmp/w/svc", "handler/h.go", 7},
+		{"/abs/w/svc/handler/h.go:12:3", "/abs/w/svc", "handler/h.go", 12},
+		{"/abs/w/svc/handler/h.go:12:3", "/abs/w/svc/", "handler/h.go", 12},
+		{"handler/h.go:7:1", "/abs/w/svc", "handler/h.go", 7},
 		{"./handler/h.go:7", "", "handler/h.go", 7},
-		{"/elsewhere/svc/handler/h.go:9:2", "/tmp/w/svc", "/elsewhere/svc/handler/h.go", 9},
+		{"/elsewhere/svc/handler/h.go:9:2", "/abs/w/svc", "/elsewhere/svc/handler/h.go", 9},
 		{"C:/w/x.go:3:4", "", "C:/w/x.go", 3},
 		{"nopos", "", "nopos", 0},
 	}
@@ -117,8 +117,8 @@ func TestParseOutput(t *testing.T) {
 	}{
 		{
 			name: "single object, absolute path",
-			data: `{"example.com/svc/handler": {"idemlint": [{"category": "IDEM001", "posn": "/tmp/w/svc/handler/h.go:12:2", "end": "/tmp/w/svc/handler/h.go:12:9", "message": "effect without dedup (IDEM001)", "related": [{"posn": "/tmp/w/svc/store/store.go:6:1", "message": "here"}]}]}}`,
-			root: "/tmp/w/svc",
+			data: `{"example.com/svc/handler": {"idemlint": [{"category": "IDEM001", "posn": "/abs/w/svc/handler/h.go:12:2", "end": "/abs/w/svc/handler/h.go:12:9", "message": "effect without dedup (IDEM001)", "related": [{"posn": "/abs/w/svc/store/store.go:6:1", "message": "here"}]}]}}`,
+			root: "/abs/w/svc",
 			want: []string{"IDEM001 handler/h.go:12"},
 		},
 		{
@@ -182,13 +182,13 @@ func TestScoreEndToEnd(t *testing.T) {
 	// standalone: absolute paths under the recorded root. The svc bug is
 	// found only through its also span, the ok handler is flagged (FP), and
 	// one finding lies in no span. A non-IDEM category is ignored.
-	write(ModeStandalone, "example.com_svc.root", "/tmp/w/svc\n")
+	write(ModeStandalone, "example.com_svc.root", "/abs/w/svc\n")
 	write(ModeStandalone, "example.com_svc.rc", "3\n")
 	write(ModeStandalone, "example.com_svc.json",
-		`{"example.com/svc/store": {"idemlint": [{"category": "IDEM001", "posn": "/tmp/w/svc/store/store.go:7:2", "message": "m (IDEM001)"}]}}`+
-			`{"example.com/svc/handler": {"idemlint": [{"category": "IDEM004", "posn": "/tmp/w/svc/handler/ok.go:30:1", "message": "m"}, {"category": "IDEM001", "posn": "/tmp/w/svc/handler/other.go:3:1", "message": "m"}, {"category": "note", "posn": "/tmp/w/svc/handler/h.go:11:1", "message": "m"}]}}`)
+		`{"example.com/svc/store": {"idemlint": [{"category": "IDEM001", "posn": "/abs/w/svc/store/store.go:7:2", "message": "m (IDEM001)"}]}}`+
+			`{"example.com/svc/handler": {"idemlint": [{"category": "IDEM004", "posn": "/abs/w/svc/handler/ok.go:30:1", "message": "m"}, {"category": "IDEM001", "posn": "/abs/w/svc/handler/other.go:3:1", "message": "m"}, {"category": "note", "posn": "/abs/w/svc/handler/h.go:11:1", "message": "m"}]}}`)
 	write(ModeStandalone, "example.com_svc.stderr", "")
-	write(ModeStandalone, "example.com_other_v2.root", "/tmp/w/other")
+	write(ModeStandalone, "example.com_other_v2.root", "/abs/w/other")
 	write(ModeStandalone, "example.com_other_v2.rc", "1")
 	write(ModeStandalone, "example.com_other_v2.stderr", "idemlint: load failed\n")
 	// vet: JSON on stderr, '#' headers, relative paths; the other module's
