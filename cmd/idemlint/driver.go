@@ -257,6 +257,10 @@ type unitError struct {
 type results struct {
 	diags  []*diagnostic
 	errors []*unitError
+	// The whole-program driver's: warnings to print before the findings,
+	// and whether packages the patterns name did not load.
+	stderr []string
+	failed bool
 }
 
 // A tree is the -json output of the vet tool on one unit:
