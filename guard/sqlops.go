@@ -49,9 +49,14 @@ func (r sqlRows) Close() { r.Rows.Close() }
 type opsSQL struct {
 	d     sqlDialect
 	table string
+	// same is the dialect's NULL-safe equality.
+	same string
 }
 
-func (e *SQLEngine) opsSQL() opsSQL { return opsSQL{dialects[e.dialect], e.cfg.Table} }
+func (e *SQLEngine) opsSQL() opsSQL {
+	same := map[Dialect]string{Postgres: "IS NOT DISTINCT FROM", MySQL: "<=>", SQLite: "IS"}[e.dialect]
+	return opsSQL{dialects[e.dialect], e.cfg.Table, same}
+}
 
 // finish puts the table in and numbers the placeholders.
 func (o opsSQL) finish(q string) string {
@@ -213,15 +218,15 @@ func (e *SQLEngine) Lookup(ctx context.Context, consumer string, hash [32]byte) 
 }
 
 // Amend implements Operator with one conditional statement: it applies only
-// while the record has the state, creation time and owner seen and holds no
-// live lease by the database's clock.
+// while the record has the state, creation time, owner and result seen and
+// holds no live lease by the database's clock.
 func (e *SQLEngine) Amend(ctx context.Context, seen *StoredRecord, change Change) error {
 	if err := CheckAmend(seen, change); err != nil {
 		return err
 	}
 	o := e.opsSQL()
-	cond := ` WHERE consumer = ? AND key_hash = ? AND state = ? AND ` + o.us("created_at") + ` = ? AND COALESCE(owner, '') = ? AND NOT ` + o.liveLease()
-	condArgs := []any{seen.Consumer, seen.Hash[:], string(seen.State), seen.CreatedAt.UnixMicro(), seen.Owner}
+	cond := ` WHERE consumer = ? AND key_hash = ? AND state = ? AND ` + o.us("created_at") + ` = ? AND COALESCE(owner, '') = ? AND result ` + o.same + ` ? AND NOT ` + o.liveLease()
+	condArgs := []any{seen.Consumer, seen.Hash[:], string(seen.State), seen.CreatedAt.UnixMicro(), seen.Owner, seen.Result}
 	q, args := `DELETE FROM {{T}}`+cond, condArgs
 	if change.To != "" {
 		q = `UPDATE {{T}} SET state = ?, result = ?, owner = NULL, lease_until = NULL, expires_at = ` + o.d.plus + cond

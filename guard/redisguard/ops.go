@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/hex"
 	"fmt"
+	"hash/maphash"
 	"iter"
 	"slices"
 	"strconv"
@@ -25,34 +26,35 @@ var _ guard.Operator = (*Store)(nil)
 // one pipeline reads.
 const scanCount = 200
 
-// amendScript changes a record if its state, created and owner are those
-// ARGV gives and it holds no live lease by the server's clock: ARGV[4] ""
+// amendScript changes a record if its state, created, owner and result are
+// those ARGV gives and it holds no live lease by the server's clock: ARGV[4] ""
 // deletes it, else it becomes that state with the result (ARGV[5] = "1":
 // ARGV[6]; else none), no lease and no owner, and its TTL is reset to the
 // retention. It returns 1 when it changed the record, 0 when the record
 // changed since it was read, -1 when it holds a live lease.
-// ARGV: state, created, owner (as read), new state, has result, result,
-// retention ms.
+// ARGV: state, created, owner, has result, result (as read), new state, has
+// result, result, retention ms.
 var amendScript = redis.NewScript(luaNow + `
-local cur = redis.call('HMGET', KEYS[1], 'state', 'created', 'owner', 'lease_until')
-if cur[1] ~= ARGV[1] or (cur[2] or '') ~= ARGV[2] or (cur[3] or '') ~= ARGV[3] then
+local cur = redis.call('HMGET', KEYS[1], 'state', 'created', 'owner', 'lease_until', 'result')
+if cur[1] ~= ARGV[1] or (cur[2] or '') ~= ARGV[2] or (cur[3] or '') ~= ARGV[3] or
+    (cur[5] and '1' or '0') ~= ARGV[4] or (cur[5] or '') ~= ARGV[5] then
   return 0
 end
 if cur[1] == 'pending' and cur[4] and tonumber(cur[4]) > now then
   return -1
 end
-if ARGV[4] == '' then
+if ARGV[6] == '' then
   redis.call('DEL', KEYS[1])
   return 1
 end
-redis.call('HSET', KEYS[1], 'state', ARGV[4], 'owner', '')
-if ARGV[5] == '1' then
-  redis.call('HSET', KEYS[1], 'result', ARGV[6])
+redis.call('HSET', KEYS[1], 'state', ARGV[6], 'owner', '')
+if ARGV[7] == '1' then
+  redis.call('HSET', KEYS[1], 'result', ARGV[8])
 else
   redis.call('HDEL', KEYS[1], 'result')
 end
 redis.call('HDEL', KEYS[1], 'lease_until')
-redis.call('PEXPIRE', KEYS[1], ARGV[7])
+redis.call('PEXPIRE', KEYS[1], ARGV[9])
 return 1
 `)
 
@@ -161,6 +163,10 @@ func (s *Store) scan(ctx context.Context, f guard.RecordFilter, size bool, yield
 	if f.Consumer != "" {
 		match = "*" + globEscape(s.cfg.Table+":"+f.Consumer+":") + "*"
 	}
+	// SCAN may return a key more than once (when the server resizes its
+	// table meanwhile): each is read once, by the 64-bit hash of its name.
+	seed := maphash.MakeSeed()
+	seen := map[uint64]bool{}
 	for _, n := range nodes {
 		var cursor uint64
 		for {
@@ -169,6 +175,12 @@ func (s *Store) scan(ctx context.Context, f guard.RecordFilter, size bool, yield
 				yield(nil, 0, fmt.Errorf("redisguard: list %s: %w", s.cfg.Table, err))
 				return
 			}
+			keys = slices.DeleteFunc(keys, func(k string) bool {
+				h := maphash.String(seed, k)
+				dup := seen[h]
+				seen[h] = true
+				return dup
+			})
 			if !s.readBatch(ctx, n, keys, f, size, yield) {
 				return
 			}
@@ -244,7 +256,7 @@ func (s *Store) readBatch(ctx context.Context, n redis.UniversalClient, keys []s
 
 // Records implements guard.Operator: SCAN on every server (every master of
 // a cluster), in SCAN's order, tagged records included (Tag says under
-// which hash tag). A record SCAN meets twice is listed twice.
+// which hash tag), each once.
 func (s *Store) Records(ctx context.Context, f guard.RecordFilter) iter.Seq2[*guard.StoredRecord, error] {
 	return func(yield func(*guard.StoredRecord, error) bool) {
 		s.scan(ctx, f, false, func(r *guard.StoredRecord, _ int64, err error) bool { return yield(r, err) })
@@ -298,7 +310,7 @@ func (s *Store) Stats(ctx context.Context, consumer string) (*guard.Stats, error
 }
 
 // Lookup implements guard.Operator; a view made by WithHashTag looks under
-// its hash tag.
+// its hash tag (but for the key identity record, which has none).
 func (s *Store) Lookup(ctx context.Context, consumer string, hash [32]byte) (*guard.StoredRecord, error) {
 	if err := guard.ValidateConsumer(consumer); err != nil {
 		return nil, err
@@ -306,11 +318,15 @@ func (s *Store) Lookup(ctx context.Context, consumer string, hash [32]byte) (*gu
 	if s.tagErr != nil {
 		return nil, s.tagErr
 	}
-	rec, now, err := s.read(ctx, s.client, consumer, s.recordKeyOf(consumer, hash, s.tag))
+	tag := s.tag
+	if hash == guard.KeyHash(guard.IdentityRecordKey) {
+		tag = "" // never under a hash tag
+	}
+	rec, now, err := s.read(ctx, s.client, consumer, s.recordKeyOf(consumer, hash, tag))
 	if err != nil || rec == nil {
 		return nil, err
 	}
-	return &guard.StoredRecord{Record: *rec, Hash: hash, Tag: s.tag, Now: now}, nil
+	return &guard.StoredRecord{Record: *rec, Hash: hash, Tag: tag, Now: now}, nil
 }
 
 // Amend implements guard.Operator with one script, under the hash tag the
@@ -328,9 +344,10 @@ func (s *Store) Amend(ctx context.Context, seen *guard.StoredRecord, change guar
 	if !seen.CreatedAt.IsZero() {
 		created = strconv.FormatInt(seen.CreatedAt.UnixMicro(), 10)
 	}
+	hadResult, hadRes := hasResult(seen.Result)
 	has, res := hasResult(change.Result)
 	rkey := s.recordKeyOf(seen.Consumer, seen.Hash, seen.Tag)
-	n, err := amendScript.Run(ctx, s.client, []string{rkey}, string(seen.State), created, seen.Owner,
+	n, err := amendScript.Run(ctx, s.client, []string{rkey}, string(seen.State), created, seen.Owner, hadResult, hadRes,
 		string(change.To), has, res, ms(s.cfg.Retention)).Int64()
 	switch {
 	case err != nil:
