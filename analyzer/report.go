@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"fmt"
+	"github.com/idemkit/idem/analyzer/knowledge"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -27,7 +28,7 @@ var codes = []struct{ code, title string }{
 // report emits a diagnostic unless an //idem:ignore for its code is on its
 // line or the line above. Messages end with the code, like staticcheck's.
 func (a *pkgAnalysis) report(pos token.Pos, code string, related token.Pos, relatedMsg string, format string, args ...any) {
-	if !pos.IsValid() {
+	if !pos.IsValid() || !a.cfg.report(code) {
 		return
 	}
 	key := fmt.Sprint(pos, code)
@@ -35,7 +36,7 @@ func (a *pkgAnalysis) report(pos token.Pos, code string, related token.Pos, rela
 		return
 	}
 	a.seen[key] = true
-	p := a.pass.Fset.Position(pos)
+	p := a.fset.Position(pos)
 	if igs := a.dirs.ignores[p.Filename]; igs != nil {
 		for _, l := range []int{p.Line, p.Line - 1} {
 			for _, ig := range igs[l] {
@@ -50,12 +51,12 @@ func (a *pkgAnalysis) report(pos token.Pos, code string, related token.Pos, rela
 	if related.IsValid() && related != pos {
 		d.Related = []analysis.RelatedInformation{{Pos: related, Message: relatedMsg}}
 	}
-	a.pass.Report(d)
+	a.emit(d)
 }
 
 // suppressed reports whether an //idem:ignore for code covers pos.
 func (a *pkgAnalysis) suppressed(pos token.Pos, code string) bool {
-	p := a.pass.Fset.Position(pos)
+	p := a.fset.Position(pos)
 	for _, l := range []int{p.Line, p.Line - 1} {
 		for _, ig := range a.dirs.ignores[p.Filename][l] {
 			if ig.code == code {
@@ -68,7 +69,7 @@ func (a *pkgAnalysis) suppressed(pos token.Pos, code string) bool {
 
 func (a *pkgAnalysis) reportDirectives() {
 	for _, b := range a.dirs.bad {
-		a.pass.Report(analysis.Diagnostic{Pos: b.pos, Category: "IDEM000", Message: b.msg + " (IDEM000)"})
+		a.emit(analysis.Diagnostic{Pos: b.pos, Category: "IDEM000", Message: b.msg + " (IDEM000)"})
 	}
 }
 
@@ -78,7 +79,7 @@ func handlerName(fn *ssa.Function) string {
 		return "func literal in " + handlerName(fn.Parent())
 	}
 	if obj, ok := fn.Object().(*types.Func); ok {
-		if _, recv := funcKey(obj); recv != "" {
+		if _, recv := knowledge.FuncKey(obj); recv != "" {
 			return recv + "." + obj.Name()
 		}
 		return obj.Name()
@@ -188,7 +189,7 @@ func (s *summary) invalidGuard(b *ssa.BasicBlock) *check {
 // same transaction value.
 func (a *pkgAnalysis) checkTx(s *summary, o *occ, name string) {
 	c := o.guardedBy
-	if o.kind != c.store || !o.kind.transactional() {
+	if o.kind != c.store || !o.kind.Transactional() {
 		return
 	}
 	if !o.direct || c.kind == ckFunc {
@@ -202,7 +203,7 @@ func (a *pkgAnalysis) checkTx(s *summary, o *occ, name string) {
 	if o.recv == nil || c.recv == nil {
 		return
 	}
-	if root := txRoot(o.recv); o.kind == kindSQL && sameValue(root, txRoot(c.recv)) && !pool(root) {
+	if root := txRoot(o.recv); o.kind == knowledge.SQL && sameValue(root, txRoot(c.recv)) && !a.pool(root) {
 		return
 	}
 	a.reportTx(o, c, name)
@@ -226,7 +227,7 @@ func (a *pkgAnalysis) checkLookupTx(s *summary, o *occ, c *check, name string) {
 	if rec == nil {
 		return
 	}
-	if root := txRoot(o.recv); sameValue(root, txRoot(rec.recv)) && !pool(root) {
+	if root := txRoot(o.recv); sameValue(root, txRoot(rec.recv)) && !a.pool(root) {
 		return
 	}
 	what := "a crash between them runs the effect again on redelivery"
@@ -244,13 +245,18 @@ func (a *pkgAnalysis) checkLookupTx(s *summary, o *occ, c *check, name string) {
 // another one.
 func (a *pkgAnalysis) checkHelperTx(o *occ, c *check, name string) {
 	oc, ok := o.instr.(ssa.CallInstruction)
-	if !ok || o.kind != kindSQL || c.call == nil {
+	if !ok || o.kind != knowledge.SQL || c.call == nil {
 		return
 	}
-	to, tc := callTx(oc.Common()), callTx(c.call.Common())
+	// Both written on pools, however deep: two transactions.
+	if o.pooled && c.pooled {
+		a.reportTx(o, c, name)
+		return
+	}
+	to, tc := a.callTx(oc.Common()), a.callTx(c.call.Common())
 	// An effect sent straight to a pool (db.ExecContext) commits alone:
 	// wherever the record is written, it is another transaction.
-	if ro, _ := splitArgs(oc.Common()); o.direct && ro != nil && poolType(txRoot(ro).Type()) {
+	if ro, _ := splitArgs(oc.Common()); o.direct && ro != nil && a.cat.TypeRole(txRoot(ro).Type()) == knowledge.PoolType {
 		a.reportTx(o, c, name)
 		return
 	}
@@ -279,10 +285,10 @@ func (a *pkgAnalysis) reportTx(o *occ, c *check, name string) {
 // callTx returns the SQL transaction a call is handed: as its receiver or an
 // argument, or through the calls that built its receiver (q.WithTx(tx),
 // db.New(tx)); nil when it has none.
-func callTx(cc *ssa.CallCommon) ssa.Value {
+func (a *pkgAnalysis) callTx(cc *ssa.CallCommon) ssa.Value {
 	recv, args := splitArgs(cc)
 	for _, v := range args {
-		if txType(v.Type()) {
+		if a.cat.TypeRole(v.Type()) == knowledge.TxType {
 			return txRoot(v)
 		}
 	}
@@ -290,7 +296,7 @@ func callTx(cc *ssa.CallCommon) ssa.Value {
 		if recv == nil {
 			return nil
 		}
-		if txType(recv.Type()) {
+		if a.cat.TypeRole(recv.Type()) == knowledge.TxType {
 			return txRoot(recv)
 		}
 		call, ok := peel(recv).(*ssa.Call)
@@ -299,7 +305,7 @@ func callTx(cc *ssa.CallCommon) ssa.Value {
 		}
 		r, args := splitArgs(call.Common())
 		for _, v := range args {
-			if txType(v.Type()) {
+			if a.cat.TypeRole(v.Type()) == knowledge.TxType {
 				return txRoot(v)
 			}
 		}
@@ -315,16 +321,7 @@ func namedPath(t types.Type) string {
 	if !ok || n.Obj().Pkg() == nil {
 		return ""
 	}
-	return normPath(n.Obj().Pkg().Path()) + "." + n.Obj().Name()
-}
-
-// txType reports whether t is an SQL transaction.
-func txType(t types.Type) bool {
-	switch namedPath(t) {
-	case "database/sql.Tx", "github.com/jackc/pgx/v5.Tx", "github.com/jackc/pgx/v4.Tx", "github.com/jmoiron/sqlx.Tx":
-		return true
-	}
-	return false
+	return knowledge.NormPath(n.Obj().Pkg().Path()) + "." + n.Obj().Name()
 }
 
 // checkDoTx reports effects inside a guard Do callback that do not use the
@@ -336,7 +333,7 @@ func (a *pkgAnalysis) checkDoTx(cl *ssa.Function, c *check) {
 	tx := cl.Params[1]
 	cs := a.summary(cl)
 	for _, o := range cs.occs {
-		if !o.direct || !o.kind.transactional() || o.recv == nil {
+		if !o.direct || !o.kind.Transactional() || o.recv == nil {
 			continue
 		}
 		if derivesFrom(o.recv, tx) {
@@ -399,33 +396,26 @@ func txRoot(v ssa.Value) ssa.Value {
 // pool reports whether statements on v each run in their own transaction: a
 // pool or client type, or a gorm DB that is not a transaction (made by
 // Begin, or handed to a Transaction callback).
-func pool(v ssa.Value) bool {
-	if poolType(v.Type()) {
+func (a *pkgAnalysis) pool(v ssa.Value) bool {
+	switch a.cat.TypeRole(v.Type()) {
+	case knowledge.PoolType:
 		return true
-	}
-	n, ok := types.Unalias(derefType(v.Type())).(*types.Named)
-	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != pGorm || n.Obj().Name() != "DB" {
+	case knowledge.ORMDB:
+	default:
 		return false
 	}
 	switch x := v.(type) {
 	case *ssa.Call:
 		fn := callee(x.Common())
-		return fn == nil || fn.Name() != "Begin"
+		if fn == nil || fn.Pkg() == nil {
+			return true
+		}
+		orm := a.cat.ORM(fn.Pkg().Path())
+		return orm == nil || fn.Name() != orm.Begin
 	case *ssa.Parameter:
 		return x.Parent().Parent() == nil // a closure's parameter: a Transaction callback
 	}
 	return true
-}
-
-// poolType reports whether t is a connection pool or a client, where every
-// statement is its own transaction.
-func poolType(t types.Type) bool {
-	switch namedPath(t) {
-	case "database/sql.DB", "github.com/jackc/pgx/v5/pgxpool.Pool", "github.com/jackc/pgx/v4/pgxpool.Pool",
-		"github.com/jmoiron/sqlx.DB", "github.com/jackc/pgx/v5.Conn", "database/sql.Conn":
-		return true
-	}
-	return false
 }
 
 // checkAckOrder reports acks that can run before an effect (IDEM002), and
@@ -470,6 +460,12 @@ func (a *pkgAnalysis) checkAckOrder(s *summary, name string) {
 						return 2
 					}
 				}
+				// A handler acked by its result: returning the acking
+				// value acks the message.
+				if r, ok := in.(*ssa.Return); ok && a.returnAcks(s, r) {
+					ack = in
+					return 2
+				}
 				return 0
 			})
 			if ack != nil {
@@ -477,6 +473,19 @@ func (a *pkgAnalysis) checkAckOrder(s *summary, name string) {
 			}
 		}
 	}
+}
+
+// returnAcks reports whether the return r acks the message: s's function
+// is a handler whose dispatcher acks by its result (or one acked by
+// returning nil, as asynq's and watermill's) and r returns the acking value.
+func (a *pkgAnalysis) returnAcks(s *summary, r *ssa.Return) bool {
+	if !s.param || !r.Pos().IsValid() || len(r.Results) == 0 {
+		return false
+	}
+	if ra, ok := a.resultAck[s.fn]; ok {
+		return ra.acks(r.Results[ra.index])
+	}
+	return a.returnAcked(s.fn) && isNilConst(r.Results[len(r.Results)-1])
 }
 
 // handoffWork describes the effect of the workers a channel send hands a
@@ -537,6 +546,9 @@ func (s *summary) ackStops(ack ssa.Instruction) map[ssa.Instruction]bool {
 func (s *summary) workAt(in ssa.Instruction) *occ {
 	if os := s.byInstr[in]; len(os) > 0 {
 		return os[0]
+	}
+	if d := s.dispatch[in]; d != nil {
+		return d
 	}
 	if s.guardWork == nil {
 		s.guardWork = map[ssa.Instruction]*occ{}
@@ -617,13 +629,28 @@ func (a *pkgAnalysis) checkFailureAcks(s *summary, name string) {
 			}
 		}
 	}
-	if !s.param || !a.returnAcked(s.fn) {
+	if !s.param {
+		return
+	}
+	ra, byResult := a.resultAck[s.fn]
+	if !byResult && !a.returnAcked(s.fn) {
 		return
 	}
 	res := s.fn.Signature.Results()
 	for _, b := range s.fn.Blocks {
 		r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
 		if !ok || !r.Pos().IsValid() {
+			continue
+		}
+		if byResult {
+			// The dispatcher acks on this result's value: a return of that
+			// value after a failure loses the message.
+			if !ra.acks(r.Results[ra.index]) {
+				continue
+			}
+			if f := s.failureBefore(b); f != nil {
+				a.report(r.Pos(), "IDEM003", f.blk.Instrs[len(f.blk.Instrs)-1].Pos(), "the failure", "handler %s returns %s when %s fails, and its dispatcher acks on that: the message is lost", name, ra, f.what)
+			}
 			continue
 		}
 		if !isNilConst(r.Results[res.Len()-1]) {
@@ -656,7 +683,7 @@ func (a *pkgAnalysis) returnAcked(fn *ssa.Function) bool {
 		if sl, ok := t.Underlying().(*types.Slice); ok {
 			t = derefType(sl.Elem())
 		}
-		if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil && a.cat.returnAck[normPath(n.Obj().Pkg().Path())] {
+		if m := a.cat.Message(t); m != nil && m.ReturnAck {
 			return true
 		}
 	}
@@ -764,13 +791,13 @@ func (a *pkgAnalysis) collectBenign(s *summary) {
 			cond, side = u.X, 1
 		}
 		if c, ok := cond.(*ssa.Call); ok {
-			if fn := callee(c.Common()); fn != nil && benignName(fn) {
+			if fn := callee(c.Common()); fn != nil && a.benignName(fn) {
 				s.benign = append(s.benign, benignSide{b, b.Succs[side], b.Succs[1-side]})
 			}
 		}
 		if bin, ok := cond.(*ssa.BinOp); ok && (bin.Op == token.EQL || bin.Op == token.NEQ) {
-			if globalName(bin.X) != "" || globalName(bin.Y) != "" || uniqueCode(bin.X) || uniqueCode(bin.Y) {
-				if isError(bin.X.Type()) || uniqueCode(bin.X) || uniqueCode(bin.Y) {
+			if globalName(bin.X) != "" || globalName(bin.Y) != "" || uniqueCode(a.cat, bin.X) || uniqueCode(a.cat, bin.Y) {
+				if isError(bin.X.Type()) || uniqueCode(a.cat, bin.X) || uniqueCode(a.cat, bin.Y) {
 					eq := 0
 					if bin.Op == token.NEQ {
 						eq = 1
@@ -785,9 +812,8 @@ func (a *pkgAnalysis) collectBenign(s *summary) {
 // benignSide is the side of a branch that handles an error on purpose.
 type benignSide struct{ blk, side, other *ssa.BasicBlock }
 
-func benignName(fn *types.Func) bool {
-	switch fn.FullName() {
-	case "errors.Is", "errors.As", pGuard + ".Permanent", pGuard + ".IsRejected":
+func (a *pkgAnalysis) benignName(fn *types.Func) bool {
+	if a.cat.Has(fn, knowledge.Benign) {
 		return true
 	}
 	n := strings.ToLower(fn.Name())
@@ -805,9 +831,9 @@ func (a *pkgAnalysis) checkAutoAcks(s *summary) {
 		var eff *occ
 		var where *ssa.Function
 		switch aa.kind {
-		case roleAutoAckConsume:
+		case knowledge.AutoAckConsume:
 			eff, where = a.effectAfterReceive(s, aa.ch, 0)
-		case roleAutoAckRead:
+		case knowledge.AutoAckRead:
 			// The whole batch is committed: elements do not end the path.
 			stop := map[ssa.Instruction]bool{}
 			for in := range s.srcSet {
@@ -822,7 +848,7 @@ func (a *pkgAnalysis) checkAutoAcks(s *summary) {
 				return 0
 			})
 			where = s.fn
-		case roleSubscribe:
+		case knowledge.Subscribe:
 			if f := funcValue(aa.cb); f != nil && f.Blocks != nil {
 				if w := a.summary(f).firstWork(); w != nil {
 					eff, where = w, f
@@ -836,13 +862,13 @@ func (a *pkgAnalysis) checkAutoAcks(s *summary) {
 	}
 }
 
-func autoAckNote(r role) string {
+func autoAckNote(r knowledge.Role) string {
 	switch r {
-	case roleAutoAckConsume:
+	case knowledge.AutoAckConsume:
 		return " (autoAck true)"
-	case roleAutoAckRead:
+	case knowledge.AutoAckRead:
 		return " (commits by itself)"
-	case roleSubscribe:
+	case knowledge.Subscribe:
 		return " (no ManualAck)"
 	}
 	return ""
