@@ -21,6 +21,7 @@ import (
 // standaloneArgs is a standalone command line, parsed.
 type standaloneArgs struct {
 	json     bool
+	format   string // -format: "", text, json or sarif (-sarif)
 	context  int
 	tags     string
 	tagsSet  bool
@@ -46,6 +47,8 @@ func parseStandalone(args []string) standaloneArgs {
 	})
 	// The driver's own flags (x/tools analysisflags and checker).
 	fs.BoolVar(&s.json, "json", false, "")
+	fs.StringVar(&s.format, "format", "", "")
+	sarif := fs.Bool("sarif", false, "")
 	fs.IntVar(&s.context, "c", -1, "")
 	fs.StringVar(&s.tags, "tags", "", "")
 	for _, n := range []string{"fix", "diff", "flags", "V", "source", "v", "all"} {
@@ -74,7 +77,7 @@ func parseStandalone(args []string) standaloneArgs {
 			if !*test && s.modular {
 				s.fallback = "-test=false"
 			}
-		case f.Name == "modular":
+		case f.Name == "modular", f.Name == "format", f.Name == "sarif":
 		case f.Name == "json", f.Name == "c", f.Name == "source", f.Name == "v", f.Name == "all":
 			// -source, -v and -all have no effect in either driver.
 		default: // fix, diff, flags, V, debug, cpuprofile, memprofile, trace
@@ -83,6 +86,12 @@ func parseStandalone(args []string) standaloneArgs {
 			}
 		}
 	})
+	if *sarif {
+		s.format = "sarif"
+	}
+	if s.format == "json" {
+		s.json = true
+	}
 	switch {
 	case s.fallback != "":
 	case len(s.patterns) == 0 || s.patterns[0] == "help":
@@ -124,6 +133,9 @@ func standalone(args []string) (code int, ok bool) {
 	self, err := os.Executable()
 	if s.fallback == "" && err != nil {
 		s.fallback = "no executable"
+	}
+	if code, bad := checkFormat(s); bad {
+		return code, true
 	}
 	if s.fallback == "" && !s.modular {
 		return whole(s), true
@@ -216,11 +228,8 @@ func standalone(args []string) (code int, ok bool) {
 		fmt.Fprintf(os.Stderr, "idemlint: reading go vet -json output: %v\n", err)
 		return 1, true
 	}
-	if s.json {
-		if err := res.printJSON(os.Stdout); err != nil || failed {
-			return 1, true
-		}
-		return 0, true
+	if code, done := res.print(s, failed); done {
+		return code, true
 	}
 	res.printText(os.Stderr, s.context)
 	switch {

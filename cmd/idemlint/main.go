@@ -90,5 +90,7 @@ func main() {
 	// The old driver parses the command line itself; it must accept, and
 	// its -help list, the whole-program driver's flag too.
 	flag.Bool("modular", false, "analyse one package at a time, other packages through facts (through go vet), instead of the whole program")
+	flag.String("format", "text", "output: text, json (as -json) or sarif (SARIF 2.1.0; not with this driver's -fix, -diff, file patterns)")
+	flag.Bool("sarif", false, "as -format sarif")
 	singlechecker.Main(analyzer.Analyzer)
 }

@@ -35,7 +35,7 @@ func whole(s standaloneArgs) int {
 		return 1
 	}
 	targets := map[string]string{} // file -> package path
-	named := map[string]bool{}      // package paths the patterns name
+	named := map[string]bool{}     // package paths the patterns name
 	var mods []string
 	seenMod := map[string]bool{}
 	failed := false
@@ -139,11 +139,8 @@ func whole(s standaloneArgs) int {
 		res.diags = append(res.diags, dd)
 	}
 	sort.SliceStable(res.diags, func(i, j int) bool { return res.diags[i].id < res.diags[j].id })
-	if s.json {
-		if err := res.printJSON(os.Stdout); err != nil || failed {
-			return 1
-		}
-		return 0
+	if code, done := res.print(s, failed); done {
+		return code
 	}
 	res.printText(os.Stderr, s.context)
 	switch {
