@@ -1,13 +1,15 @@
 package analyzer
 
 import (
-	"github.com/idemkit/idem/analyzer/knowledge"
 	"go/token"
 	"go/types"
 	"net/textproto"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/idemkit/idem/analyzer/internal/sqlclass"
+	"github.com/idemkit/idem/analyzer/knowledge"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -151,7 +153,7 @@ func (a *pkgAnalysis) resolveParam(o *occ, v ssa.Value) bool {
 		return true
 	}
 	cls := mergeTexts(texts)
-	if !cls.effect() {
+	if !cls.Effect() {
 		return false
 	}
 	o.desc += " " + snippet(texts[0])
@@ -188,14 +190,14 @@ func (a *pkgAnalysis) resolveKey(o *occ, ci ssa.CallInstruction, args []ssa.Valu
 	return false
 }
 
-func mergeTexts(texts []string) sqlClass {
-	var cls sqlClass
+func mergeTexts(texts []string) sqlclass.Class {
+	var cls sqlclass.Class
 	for i, t := range texts {
-		c := classifySQL(t)
+		c := sqlclass.Classify(t)
 		if i == 0 {
 			cls = c
 		} else {
-			cls = mergeClass(cls, c)
+			cls = sqlclass.Merge(cls, c)
 		}
 	}
 	return cls
@@ -747,14 +749,14 @@ func (a *pkgAnalysis) effectRule(s *summary, ci ssa.CallInstruction, r bound, re
 		if r.arg >= 0 && r.arg+1 < len(args) {
 			keyArgs = args[len(args)-1]
 		}
-		a.sqlStatement(s, ci, r, recv, cls, describeCall(cc)+" "+snippet(texts[0]), keyArgs, call, r.Mode == knowledge.SQLQuery)
+		a.sqlStatement(s, ci, r, recv, cls, describeCall(cc)+" "+snippet(texts[0]), keyArgs, call, r.Mode == knowledge.SQLQuery, texts[0])
 	case knowledge.GormCreate:
 		cls := a.gormCreateClass(recv)
-		a.sqlStatement(s, ci, r, recv, cls, describeCall(cc), arg(args, 0), call, false)
+		a.sqlStatement(s, ci, r, recv, cls, describeCall(cc), arg(args, 0), call, false, "")
 	case knowledge.GormUpdate:
 		cls := a.gormUpdateClass(recv, args, r)
 		if cls.Write {
-			a.sqlStatement(s, ci, r, recv, cls, describeCall(cc), arg(args, len(args)-1), call, false)
+			a.sqlStatement(s, ci, r, recv, cls, describeCall(cc), arg(args, len(args)-1), call, false, "")
 		}
 	case knowledge.MongoUpdate:
 		acc, set := false, false
@@ -793,51 +795,36 @@ func (a *pkgAnalysis) effectRule(s *summary, ci ssa.CallInstruction, r bound, re
 // sqlStatement records what a classified SQL statement is: an effect, a
 // dedup check (with its rows-affected or RETURNING decision values), or a
 // lookup.
-func (a *pkgAnalysis) sqlStatement(s *summary, ci ssa.CallInstruction, r bound, recv ssa.Value, cls sqlClass, desc string, keyArgs ssa.Value, call *ssa.Call, query bool) {
+func (a *pkgAnalysis) sqlStatement(s *summary, ci ssa.CallInstruction, r bound, recv ssa.Value, cls sqlclass.Class, desc string, keyArgs ssa.Value, call *ssa.Call, query bool, text string) {
 	if cls.Write && cls.Table != "" {
 		if s.sqlWrites == nil {
 			s.sqlWrites = map[string]bool{}
 		}
 		s.sqlWrites[cls.Table] = true
 	}
-	if cls.effect() && cls.Insert && a.cat.PublishTable(cls.Table) {
+	if cls.Effect() && cls.Insert && a.cat.PublishTable(cls.Table) {
 		// An insert into an outbox or a queue table publishes a message, as
 		// a broker's producer does: an effect only with -publish.
 		if a.cfg.publish {
 			a.addEffect(s, ci, desc, knowledge.PublishKind, recv)
 		}
-	} else if cls.effect() {
+	} else if cls.Effect() {
 		o := a.addEffect(s, ci, desc, knowledge.SQL, recv)
 		o.insert = cls.Insert
 		o.errVal = a.errOf(call)
 		o.table = cls.Table
 	}
-	if cls.Dedup != dedupNone {
-		c := &check{call: ci, pos: ci.Pos(), desc: desc, kind: ckSQL, recv: recv, store: knowledge.SQL, key: keyArgs, table: cls.Table}
+	if cls.Dedup != sqlclass.DedupNone {
+		c := &check{call: ci, pos: ci.Pos(), desc: desc, kind: ckSQL, recv: recv, store: knowledge.SQL, key: keyArgs, table: cls.Table, sqlDedup: cls.Dedup}
 		c.pooled = recv != nil && a.pool(txRoot(recv))
 		s.checks = append(s.checks, c)
 		a.rowsValues(s, c, call, vInt, implFresh, implDup, cls.Returning)
 	}
 	if query && cls.Lookup && !cls.Write {
-		c := &check{call: ci, pos: ci.Pos(), desc: desc, kind: ckLookup, recv: recv, store: knowledge.SQL, key: keyArgs, table: lookupTable(desc)}
+		c := &check{call: ci, pos: ci.Pos(), desc: desc, kind: ckLookup, recv: recv, store: knowledge.SQL, key: keyArgs, table: sqlclass.FromTable(text)}
 		s.checks = append(s.checks, c)
 		a.rowsValues(s, c, call, vInt, implDup, implFresh, true)
 	}
-}
-
-// lookupTable finds the FROM table of a SELECT in a description.
-func lookupTable(desc string) string {
-	i := strings.Index(desc, "\"")
-	if i < 0 {
-		return ""
-	}
-	toks := tokenize(strings.Trim(desc[i:], "\"…"))
-	for j := 0; j+1 < len(toks); j++ {
-		if toks[j].is("from") {
-			return qualifiedName(toks, j+1)
-		}
-	}
-	return ""
 }
 
 // errOf returns the error value of a call: its error result, or the Error
@@ -1258,8 +1245,8 @@ func nonEmptyParam(fn *ssa.Function, b *ssa.BasicBlock) int {
 // gormCreateClass classifies a gorm Create by the clauses on its receiver
 // chain: OnConflict{DoNothing: true} and INSERT IGNORE are dedup inserts,
 // OnConflict{UpdateAll or DoUpdates} an idempotent upsert.
-func (a *pkgAnalysis) gormCreateClass(recv ssa.Value) sqlClass {
-	cls := sqlClass{Known: true, Write: true, Insert: true, Reason: "Create adds a row on every delivery"}
+func (a *pkgAnalysis) gormCreateClass(recv ssa.Value) sqlclass.Class {
+	cls := sqlclass.Class{Known: true, Write: true, Insert: true, Reason: "Create adds a row on every delivery"}
 	v := recv
 	for range 12 {
 		call, ok := peel(v).(*ssa.Call)
@@ -1285,18 +1272,18 @@ func (a *pkgAnalysis) gormCreateClass(recv ssa.Value) sqlClass {
 					switch n.Obj().Name() {
 					case orm.Conflict:
 						if vals, _ := storedField(y, orm.DoNothing); anyTrue(vals) {
-							cls = sqlClass{Known: true, Write: true, Idempotent: true, Dedup: dedupInsertNothing}
+							cls = sqlclass.Class{Known: true, Write: true, Idempotent: true, Dedup: sqlclass.DedupInsertNothing}
 							return true
 						}
 						for _, u := range orm.Upsert {
 							if vals, _ := storedField(y, u); len(vals) > 0 && (anyTrue(vals) || !allBool(vals)) {
-								cls = sqlClass{Known: true, Write: true, Idempotent: true}
+								cls = sqlclass.Class{Known: true, Write: true, Idempotent: true}
 							}
 						}
 					case orm.Insert:
 						if vals, _ := storedField(y, orm.Modifier); len(vals) > 0 {
 							if m, _ := constString(vals[0]); strings.Contains(strings.ToUpper(m), "IGNORE") {
-								cls = sqlClass{Known: true, Write: true, Idempotent: true, Dedup: dedupInsertNothing}
+								cls = sqlclass.Class{Known: true, Write: true, Idempotent: true, Dedup: sqlclass.DedupInsertNothing}
 							}
 						}
 					}
@@ -1338,7 +1325,7 @@ func anyTrue(vals []ssa.Value) bool {
 // gormUpdateClass classifies a gorm Update/Updates by rebuilding its SQL:
 // the gorm.Expr values it sets and the Where conditions of its receiver
 // chain ("UPDATE t SET col = col - ? WHERE status = ?").
-func (a *pkgAnalysis) gormUpdateClass(recv ssa.Value, args []ssa.Value, r bound) sqlClass {
+func (a *pkgAnalysis) gormUpdateClass(recv ssa.Value, args []ssa.Value, r bound) sqlclass.Class {
 	var sets []string
 	col := ""
 	if r.arg == 1 {
@@ -1355,12 +1342,7 @@ func (a *pkgAnalysis) gormUpdateClass(recv ssa.Value, args []ssa.Value, r bound)
 				if e, ok := constString(call.Call.Args[0]); ok {
 					c := col
 					if c == "" {
-						for _, t := range tokenize(e) {
-							if t.ident() {
-								c = t.s
-								break
-							}
-						}
+						c = sqlclass.FirstIdent(e)
 					}
 					sets = append(sets, c+" = "+e)
 				}
@@ -1397,7 +1379,7 @@ func (a *pkgAnalysis) gormUpdateClass(recv ssa.Value, args []ssa.Value, r bound)
 	if len(wheres) > 0 {
 		q += " WHERE " + strings.Join(wheres, " AND ")
 	}
-	return classifySQL(q)
+	return sqlclass.Classify(q)
 }
 
 var stdRoots = map[string]bool{}

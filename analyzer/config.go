@@ -78,12 +78,12 @@ type config struct {
 	publish bool
 	strict  bool
 	verbs   bool
-	codes   map[string]bool // nil: all
+	codes   map[Code]bool // nil: all
 }
 
 // report reports whether findings of code are wanted.
-func (c *config) report(code string) bool {
-	return c.codes == nil || c.codes[code] || code == "IDEM000"
+func (c *config) report(code Code) bool {
+	return c.codes == nil || c.codes[code] || code == IDEM000
 }
 
 func parseList(s string) []string {
@@ -117,12 +117,12 @@ func (st *settings) config(dir string) (*config, error) {
 	}
 	c := &config{publish: st.publish, strict: st.strict, verbs: st.iface == "verbs"}
 	if cs := parseList(st.codes); len(cs) > 0 {
-		c.codes = map[string]bool{}
+		c.codes = map[Code]bool{}
 		for _, code := range cs {
-			if !knownCodes[code] {
+			if !Code(code).known() {
 				return nil, fmt.Errorf("-codes: unknown code %q (want IDEM000 … IDEM007)", code)
 			}
-			c.codes[code] = true
+			c.codes[Code(code)] = true
 		}
 	}
 	var extra []knowledge.Rule

@@ -2,10 +2,11 @@ package analyzer
 
 import (
 	"fmt"
-	"github.com/idemkit/idem/analyzer/knowledge"
 	"go/token"
 	"path/filepath"
 	"strings"
+
+	"github.com/idemkit/idem/analyzer/knowledge"
 )
 
 // Facts carry what a function does to callers in other packages, in

@@ -1,12 +1,14 @@
 package analyzer
 
 import (
-	"github.com/idemkit/idem/analyzer/knowledge"
 	"go/ast"
 	"go/token"
 	"go/types"
 	"sort"
 	"strings"
+
+	"github.com/idemkit/idem/analyzer/internal/sqlclass"
+	"github.com/idemkit/idem/analyzer/knowledge"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -19,7 +21,7 @@ type pkgAnalysis struct {
 	// pass is the package's pass in modular mode (one package at a time,
 	// other packages known through facts); nil for a whole program.
 	pass *analysis.Pass
-	emit func(analysis.Diagnostic)
+	emit func(Finding)
 	cat  *knowledge.Catalog
 	cfg  *config
 	dirs *directives
@@ -77,7 +79,7 @@ type funcUses struct {
 
 func newPkgAnalysis(pass *analysis.Pass, cat *knowledge.Catalog, cfg *config, dirs *directives) *pkgAnalysis {
 	a := newAnalysis(pass.Fset, cat, cfg, dirs)
-	a.pass, a.emit = pass, pass.Report
+	a.pass, a.emit = pass, func(f Finding) { pass.Report(f.Diagnostic) }
 	return a
 }
 
@@ -126,6 +128,7 @@ func (a *pkgAnalysis) build() {
 
 func (a *pkgAnalysis) run() {
 	a.build()
+	a.findHandlers()
 	a.analyseAll()
 	a.exportFacts()
 	a.checkAll()
@@ -412,7 +415,8 @@ type check struct {
 	decided   bool
 	invalid   string // why it guards nothing: "lock", "no mark", or a fresh key
 	decisions []*decision
-	pooled    bool // the record is written on a pool: it commits on its own
+	pooled    bool               // the record is written on a pool: it commits on its own
+	sqlDedup  sqlclass.DedupKind // ckSQL: how the statement tells a fresh key
 }
 
 type checkKind uint8
@@ -496,9 +500,6 @@ func (a *pkgAnalysis) rootKind(s *summary) {
 			}
 			s.root, s.param = true, true
 		}
-	}
-	if fn.Name() == "ConsumeClaim" && fn.Signature.Params().Len() == 2 {
-		s.root = true
 	}
 }
 
@@ -678,7 +679,7 @@ func (s *summary) undecided(c *check) bool {
 	case ckSetNX, ckClaim, ckFunc:
 		return true
 	case ckSQL:
-		return !strings.Contains(c.desc, "DELETE")
+		return c.sqlDedup != sqlclass.DedupDelete
 	}
 	return false
 }

@@ -56,7 +56,8 @@ import (
 // (RedisStats, UpdateStatsDedup, RedisNXHandler) that idemlint reports as
 // IDEM006, because SET NX and INCRBY are two commands and a crash between
 // them loses the count (analysistest redisx.setNXThenIncr takes the same
-// view; DESIGN.md lists SET NX as a dedup check without settling this);
+// view; the analyzer's documentation lists SET NX as a dedup check without
+// settling this);
 // check-then-act labelled IDEM005, which needs -strict; SET NX then an SMS
 // (ShippingTexter, labelled IDEM006: idemlint takes SET NX released on
 // failure as an at-most-once dedup of an external call); a state looked up

@@ -2,12 +2,13 @@ package analyzer
 
 import (
 	"fmt"
-	"github.com/idemkit/idem/analyzer/knowledge"
 	"go/constant"
 	"go/token"
 	"go/types"
 	"regexp"
 	"strings"
+
+	"github.com/idemkit/idem/analyzer/knowledge"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -296,6 +297,25 @@ func (a *pkgAnalysis) texts(v ssa.Value, depth int) (out []string, param int, ok
 				return []string{fmtVerb.ReplaceAllString(f[0], "_fmt_")}, -1, true
 			}
 			return nil, -1, false
+		case "strings.Replace", "strings.ReplaceAll":
+			// A statement whose placeholders are replaced (a variadic IN
+			// list): the statement's kind stays.
+			base, _, ok := a.texts(x.Call.Args[0], depth+1)
+			if !ok {
+				return nil, -1, false
+			}
+			old, knownOld := constString(x.Call.Args[1])
+			repl, knownNew := constString(x.Call.Args[2])
+			if !knownNew {
+				repl = "_fmt_"
+			}
+			for _, b := range base {
+				if knownOld && old != "" {
+					b = strings.ReplaceAll(b, old, repl)
+				}
+				out = append(out, b)
+			}
+			return out, -1, true
 		}
 		// A function from one string to a string (strings.TrimSpace, a
 		// dialect's Rebind) keeps the statement's kind.

@@ -12,7 +12,6 @@ import (
 	"sort"
 	"time"
 
-	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/callgraph"
 	"golang.org/x/tools/go/callgraph/vta"
 	"golang.org/x/tools/go/packages"
@@ -33,7 +32,7 @@ import (
 // dispatched to through a func value or an interface (a handler registered
 // with the service's own helper) is a handler. It returns the findings
 // sorted by position; packages with type errors are skipped.
-func CheckProgram(pkgs []*packages.Package, c Config) ([]analysis.Diagnostic, error) {
+func CheckProgram(pkgs []*packages.Package, c Config) ([]Finding, error) {
 	if len(pkgs) == 0 {
 		return nil, nil
 	}
@@ -71,8 +70,8 @@ func CheckProgram(pkgs []*packages.Package, c Config) ([]analysis.Diagnostic, er
 	}
 	a.callees = dynamicCallees(prog, a.funcs)
 	phase("call graph")
-	var out []analysis.Diagnostic
-	a.emit = func(d analysis.Diagnostic) { out = append(out, d) }
+	var out []Finding
+	a.emit = func(f Finding) { out = append(out, f) }
 	a.findHandlers()
 	a.analyseAll()
 	a.checkAll()
@@ -85,7 +84,7 @@ func CheckProgram(pkgs []*packages.Package, c Config) ([]analysis.Diagnostic, er
 		if pi.Offset != pj.Offset {
 			return pi.Offset < pj.Offset
 		}
-		return out[i].Category < out[j].Category
+		return out[i].Code < out[j].Code
 	})
 	return out, nil
 }
@@ -427,8 +426,14 @@ func (a *pkgAnalysis) findHandlers() {
 						continue
 					}
 					_, args := splitArgs(ci.Common())
-					if h := a.handlerValue(arg(args, r.arg)); h != nil {
+					for _, h := range a.handlerValues(arg(args, r.arg)) {
 						a.registered[h] = true
+						// A framework acks what its handler returns nil for.
+						if res := h.Signature.Results(); res.Len() > 0 && isError(res.At(res.Len()-1).Type()) {
+							if _, ok := a.resultAck[h]; !ok {
+								a.resultAck[h] = resultAck{index: res.Len() - 1, isErr: true}
+							}
+						}
 					}
 				}
 			}
@@ -588,23 +593,42 @@ func (a *pkgAnalysis) ackPolarity(fn *ssa.Function, ci ssa.CallInstruction) (res
 	return resultAck{}, false
 }
 
-// handlerValue returns the function a registered handler value is: a
-// function, a closure, a method value (its method), or a value of a type
-// whose methods include one with a message parameter (an asynq.Handler).
-func (a *pkgAnalysis) handlerValue(v ssa.Value) *ssa.Function {
+// handlerValues returns the functions a registered handler value is: a
+// function, a closure, a method value (its method), a conversion to a
+// handler func type (asynq.HandlerFunc(fn)), or a value of a concrete type
+// passed as an interface (a kq.ConsumeHandler): its methods that implement
+// the interface's.
+func (a *pkgAnalysis) handlerValues(v ssa.Value) []*ssa.Function {
 	if v == nil {
 		return nil
 	}
 	if f := funcValue(v); f != nil {
-		return unwrap(a.prog, f)
+		return []*ssa.Function{unwrap(a.prog, f)}
 	}
-	// A conversion to a handler func type (asynq.HandlerFunc(fn)).
 	if c, ok := peel(v).(*ssa.Call); ok && c.Call.StaticCallee() == nil && !c.Call.IsInvoke() {
 		if f := funcValue(c.Call.Value); f != nil {
-			return unwrap(a.prog, f)
+			return []*ssa.Function{unwrap(a.prog, f)}
 		}
 	}
-	return nil
+	mi, ok := v.(*ssa.MakeInterface)
+	if !ok {
+		return nil
+	}
+	iface, ok := v.Type().Underlying().(*types.Interface)
+	if !ok {
+		return nil
+	}
+	var out []*ssa.Function
+	mset := a.prog.MethodSets.MethodSet(mi.X.Type())
+	for i := 0; i < iface.NumMethods(); i++ {
+		m := iface.Method(i)
+		if sel := mset.Lookup(m.Pkg(), m.Name()); sel != nil {
+			if f := a.prog.MethodValue(sel); f != nil && f.Blocks != nil {
+				out = append(out, unwrap(a.prog, f))
+			}
+		}
+	}
+	return out
 }
 
 // receives reports whether fn handles messages: it has a message parameter,

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/packages"
 
 	"github.com/idemkit/idem/analyzer"
@@ -36,6 +35,29 @@ func checkWholeWith(t *testing.T, c analyzer.Config, patterns ...string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	roots, prog := loadTestdata(t, gopath, patterns...)
+	diags, err := analyzer.CheckProgram(prog, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	compareWant(t, gopath, roots, diags)
+}
+
+// loadWhole loads testdata packages as a whole program (see loadTestdata).
+func loadWhole(t *testing.T, patterns ...string) []*packages.Package {
+	gopath, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, prog := loadTestdata(t, gopath, patterns...)
+	return prog
+}
+
+// loadTestdata loads the packages patterns name from testdata/src (GOPATH
+// mode), with syntax for all; prog is the program CheckProgram is given:
+// every loaded package but std's and the catalogued clients'.
+func loadTestdata(t *testing.T, gopath string, patterns ...string) (roots, prog []*packages.Package) {
+	t.Helper()
 	cfg := &packages.Config{
 		Mode: packages.NeedName | packages.NeedFiles | packages.NeedImports | packages.NeedDeps |
 			packages.NeedTypes | packages.NeedSyntax | packages.NeedTypesInfo | packages.NeedTypesSizes,
@@ -50,7 +72,6 @@ func checkWholeWith(t *testing.T, c analyzer.Config, patterns ...string) {
 	for _, p := range roots {
 		named[p.PkgPath] = true
 	}
-	var prog []*packages.Package
 	cat := knowledge.Default()
 	packages.Visit(roots, nil, func(p *packages.Package) {
 		for _, e := range p.Errors {
@@ -58,14 +79,17 @@ func checkWholeWith(t *testing.T, c analyzer.Config, patterns ...string) {
 		}
 		first, _, _ := strings.Cut(p.PkgPath, "/")
 		std := !strings.Contains(first, ".") && !named[p.PkgPath] && !isTestdataPkg(gopath, p.PkgPath)
-		if !std && !cat.Known(p.PkgPath) {
+		if !std && !cat.Described(p.PkgPath) {
 			prog = append(prog, p)
 		}
 	})
-	diags, err := analyzer.CheckProgram(prog, c)
-	if err != nil {
-		t.Fatal(err)
-	}
+	return roots, prog
+}
+
+// compareWant compares findings with the `// want` comments of the roots'
+// files.
+func compareWant(t *testing.T, gopath string, roots []*packages.Package, diags []analyzer.Finding) {
+	t.Helper()
 	fset := roots[0].Fset
 	type key struct {
 		file string
@@ -189,8 +213,6 @@ func wantRegexps(t *testing.T, fset *token.FileSet, c *ast.Comment) []*regexp.Re
 	return out
 }
 
-var _ analysis.Diagnostic
-
 // TestWholeProgramSynthetic runs the whole-program check over the packages
 // the modular analyzer is tested on, as one program: it must find what the
 // modular analyzer finds there (every `// want` of those packages).
@@ -208,5 +230,35 @@ func TestWholeProgramSynthetic(t *testing.T) {
 func TestWholeProgram(t *testing.T) {
 	for _, iface := range []string{"annotated", "verbs"} {
 		t.Run(iface, func(t *testing.T) { checkWholeWith(t, analyzer.Config{Iface: iface}, "wholeprog/...") })
+	}
+}
+
+// TestRulesFile runs the whole-program check with a rules file that
+// describes a team's own bus and ledger; a rules file naming functions
+// that do not exist is an error with their positions.
+func TestRulesFile(t *testing.T) {
+	rules, err := filepath.Abs("testdata/rulesprog.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkWholeWith(t, analyzer.Config{Rules: rules}, "rulesprog/...")
+
+	typo, err := filepath.Abs("testdata/rulesprog-typo.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkgs := loadWhole(t, "rulesprog/...")
+	_, err = analyzer.CheckProgram(pkgs, analyzer.Config{Rules: typo})
+	if err == nil {
+		t.Fatal("no error for a rules file naming functions that do not exist")
+	}
+	for _, want := range []string{
+		"rulesprog-typo.yaml:3:5: (*rulesprog/bus.Delivery).Finish: no such function or method in rulesprog/bus",
+		"rulesprog-typo.yaml:5:5: rulesprog/nosuch.Send: package rulesprog/nosuch is not part of the program",
+		`rulesprog-typo.yaml:7:11: (*rulesprog/ledger.Client).Seen has no parameter "key"`,
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error\n%v\nlacks %q", err, want)
+		}
 	}
 }

@@ -21,7 +21,7 @@ import (
 // standaloneArgs is a standalone command line, parsed.
 type standaloneArgs struct {
 	json     bool
-	format   string // -format: "", text, json or sarif (-sarif)
+	format   string // -format: text, json (-json) or sarif
 	context  int
 	tags     string
 	tagsSet  bool
@@ -48,7 +48,6 @@ func parseStandalone(args []string) standaloneArgs {
 	// The driver's own flags (x/tools analysisflags and checker).
 	fs.BoolVar(&s.json, "json", false, "")
 	fs.StringVar(&s.format, "format", "", "")
-	sarif := fs.Bool("sarif", false, "")
 	fs.IntVar(&s.context, "c", -1, "")
 	fs.StringVar(&s.tags, "tags", "", "")
 	for _, n := range []string{"fix", "diff", "flags", "V", "source", "v", "all"} {
@@ -77,7 +76,7 @@ func parseStandalone(args []string) standaloneArgs {
 			if !*test && s.modular {
 				s.fallback = "-test=false"
 			}
-		case f.Name == "modular", f.Name == "format", f.Name == "sarif":
+		case f.Name == "modular", f.Name == "format":
 		case f.Name == "json", f.Name == "c", f.Name == "source", f.Name == "v", f.Name == "all":
 			// -source, -v and -all have no effect in either driver.
 		default: // fix, diff, flags, V, debug, cpuprofile, memprofile, trace
@@ -86,10 +85,12 @@ func parseStandalone(args []string) standaloneArgs {
 			}
 		}
 	})
-	if *sarif {
-		s.format = "sarif"
-	}
-	if s.format == "json" {
+	switch {
+	case s.format == "" && s.json:
+		s.format = "json"
+	case s.format == "":
+		s.format = "text"
+	case s.format == "json":
 		s.json = true
 	}
 	switch {
@@ -228,27 +229,19 @@ func standalone(args []string) (code int, ok bool) {
 		fmt.Fprintf(os.Stderr, "idemlint: reading go vet -json output: %v\n", err)
 		return 1, true
 	}
-	if code, done := res.print(s, failed); done {
-		return code, true
-	}
-	res.printText(os.Stderr, s.context)
-	switch {
-	case failed || len(res.errors) > 0:
-		return 1, true
-	case len(res.diags) > 0:
-		return 3, true
-	}
-	return 0, true
+	res.failed = failed
+	return res.print(s), true
 }
 
 // A diagnostic as unitchecker prints it with -json
 // (x/tools internal/analysis/driverutil.JSONDiagnostic); the raw text is
 // what -json prints back.
 type diagnostic struct {
-	Posn    string `json:"posn"`
-	End     string `json:"end"`
-	Message string `json:"message"`
-	Related []struct {
+	Category string `json:"category"` // the code
+	Posn     string `json:"posn"`
+	End      string `json:"end"`
+	Message  string `json:"message"`
+	Related  []struct {
 		Posn    string `json:"posn"`
 		End     string `json:"end"`
 		Message string `json:"message"`
@@ -266,6 +259,10 @@ type unitError struct {
 type results struct {
 	diags  []*diagnostic
 	errors []*unitError
+	// The whole-program driver's: warnings to print before the findings,
+	// and whether packages the patterns name did not load.
+	stderr []string
+	failed bool
 }
 
 // A tree is the -json output of the vet tool on one unit:

@@ -125,7 +125,7 @@ func run(t testing.TB, dir, gocache string, env []string, name string, args ...s
 	t.Helper()
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off", "GOCACHE="+gocache, "IDEMLINT_DRIVER=")
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off", "GOCACHE="+gocache, "IDEMLINT_DRIVER=", "IDEMLINT_CACHE="+filepath.Join(gocache, "idemlint"))
 	cmd.Env = append(cmd.Env, env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -460,4 +460,35 @@ func BenchmarkWarm(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestWholeCache: the whole-program driver prints a cached run's findings
+// when nothing changed (without loading the program from source), and
+// analyses again when a file, the settings or the rules file change.
+func TestWholeCache(t *testing.T) {
+	bin := idemlint(t)
+	dir := writeModule(t, maps(testModule))
+	gocache := t.TempDir()
+	path, log := goWrapper(t)
+	fullLoad := regexp.MustCompile(`(?m)^list -e -json=.* -export=true `)
+	step := func(what string, args []string, want []string) {
+		t.Helper()
+		os.Remove(log)
+		r := run(t, dir, gocache, []string{"PATH=" + path}, bin, args...)
+		if got := findings(dir, r.stderr); !slices.Equal(got, want) {
+			t.Errorf("%s: findings\n\t%s\nwant\n\t%s\n%s", what, strings.Join(got, "\n\t"), strings.Join(want, "\n\t"), r.stderr)
+		}
+		calls, _ := os.ReadFile(log)
+		if loaded := fullLoad.Match(calls); loaded != strings.HasPrefix(what, "analysed") {
+			t.Errorf("%s: program loaded from source: %v; go was run as:\n%s", what, loaded, calls)
+		}
+	}
+	step("analysed: first run", []string{"./..."}, []string{findA, findB})
+	step("cached: nothing changed", []string{"./..."}, []string{findA, findB})
+	step("analysed: other settings", []string{"-codes=IDEM002", "./..."}, nil)
+	must(t, os.WriteFile(filepath.Join(dir, "b", "b.go"), []byte("package b\n"), 0o644))
+	step("analysed: a file changed", []string{"./..."}, []string{findA})
+	step("cached: again", []string{"./..."}, []string{findA})
+	must(t, os.WriteFile(filepath.Join(dir, "idemlint.yaml"), []byte("effects: [example.com/m/leaf.F]\n"), 0o644))
+	step("analysed: a rules file appeared", []string{"./..."}, []string{findA})
 }

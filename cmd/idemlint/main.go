@@ -64,7 +64,9 @@
 package main
 
 import (
+	"errors"
 	"flag"
+	"fmt"
 	"os"
 
 	"golang.org/x/tools/go/analysis/singlechecker"
@@ -90,7 +92,24 @@ func main() {
 	// The old driver parses the command line itself; it must accept, and
 	// its -help list, the whole-program driver's flag too.
 	flag.Bool("modular", false, "analyse one package at a time, other packages through facts (through go vet), instead of the whole program")
-	flag.String("format", "text", "output: text, json (as -json) or sarif (SARIF 2.1.0; not with this driver's -fix, -diff, file patterns)")
-	flag.Bool("sarif", false, "as -format sarif")
+	flag.Var(oldFormat{}, "format", "output: text, json (as -json) or sarif (SARIF 2.1.0, standalone drivers only: not with -fix, -diff, -test=false, .go files or go/packages queries)")
 	singlechecker.Main(analyzer.Analyzer)
+}
+
+// oldFormat is -format in the old driver, which prints text, or JSON
+// with -json.
+type oldFormat struct{}
+
+func (oldFormat) String() string { return "text" }
+
+func (oldFormat) Set(v string) error {
+	switch v {
+	case "text":
+		return nil
+	case "json":
+		return flag.Set("json", "true")
+	case "sarif":
+		return errors.New("sarif needs the standalone drivers (the default one or -modular)")
+	}
+	return fmt.Errorf("want text, json or sarif, not %q", v)
 }

@@ -9,61 +9,44 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/idemkit/idem/analyzer"
 )
 
-// SARIF 2.1.0 output (-format sarif, or -sarif): one run of the tool
-// "idemlint" with a rule for every diagnostic code (sarifRules) and a
-// result for every finding. A result's level is its rule's (error for
-// IDEM001 … IDEM007, warning for IDEM000: a malformed directive breaks no
-// handler, but the suppression it meant does not apply). Locations are
-// relative to the repository root (uriBaseId %SRCROOT%): the top of the git
-// work tree the current directory is in, else its module's root; a file
-// outside it keeps an absolute file: URI. Related positions (the claim, ack
-// or effect a finding is about) are relatedLocations. Columns count Unicode
-// code points (columnKind unicodeCodePoints), from the byte columns Go
-// reports. Like -json, it exits 0 with findings, 1 when packages could not
-// be loaded.
+// SARIF 2.1.0 output (-format sarif): one run of the tool "idemlint" with
+// a rule for every diagnostic code (sarifRules) and a result for every
+// finding, at its rule's level. Locations are relative to the repository
+// root (uriBaseId %SRCROOT%, which originalUriBaseIds gives as a file: URI):
+// the top of the git work tree the working directory is in, else its
+// module's root; a file outside it keeps an absolute file: URI. The claim,
+// ack or effect a finding is about is a relatedLocation. Columns count
+// Unicode code points (columnKind unicodeCodePoints), from the byte columns
+// Go reports. Warnings and analysis errors are the invocation's
+// notifications (and are printed on stderr too). The exit code is text
+// mode's: 3 with findings, 1 when packages could not be loaded or analysed.
 
-// checkFormat checks -format: text, json or sarif, and json or sarif only
-// where the standalone drivers run (the old driver knows -json alone).
+// checkFormat checks -format: text, json or sarif; sarif only where the
+// standalone drivers run (the old driver has no SARIF output; it prints
+// its usage itself, though).
 func checkFormat(s standaloneArgs) (code int, bad bool) {
 	switch {
 	case s.format != "" && s.format != "text" && s.format != "json" && s.format != "sarif":
 		fmt.Fprintf(os.Stderr, "idemlint: -format %s: want text, json or sarif\n", s.format)
 		return 2, true
-	case s.format == "sarif" && s.fallback != "":
-		fmt.Fprintf(os.Stderr, "idemlint: -format sarif is not available with %s (the go/packages driver)\n", s.fallback)
+	case s.json && s.format != "" && s.format != "json":
+		fmt.Fprintf(os.Stderr, "idemlint: -json and -format %s disagree\n", s.format)
+		return 2, true
+	case s.format == "sarif" && s.fallback != "" && s.fallback != "usage" && !strings.HasPrefix(s.fallback, "flags: "):
+		fmt.Fprintf(os.Stderr, "idemlint: -format sarif needs the standalone drivers (the default one or -modular); it is not available with %s, which runs the go/packages driver\n", s.fallback)
 		return 2, true
 	}
 	return 0, false
 }
 
-// print prints res as -json or -format sarif ask, with the exit code
-// (1 when packages failed, else 0); done is false for plain text.
-func (res *results) print(s standaloneArgs, failed bool) (code int, done bool) {
-	var err error
-	switch {
-	case s.format == "sarif":
-		dir, _ := os.Getwd()
-		err = res.printSARIF(os.Stdout, dir, repoRoot(dir))
-	case s.json:
-		err = res.printJSON(os.Stdout)
-	default:
-		return 0, false
-	}
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "idemlint: %v\n", err)
-		return 1, true
-	}
-	if failed {
-		return 1, true
-	}
-	return 0, true
-}
-
 // srcRoot is the uriBaseId of relative locations.
 const srcRoot = "%SRCROOT%"
 
+// The SARIF 2.1.0 objects idemlint writes (sarifLog is the file).
 type sarifLog struct {
 	Schema  string     `json:"$schema"`
 	Version string     `json:"version"`
@@ -72,6 +55,7 @@ type sarifLog struct {
 
 type sarifRun struct {
 	Tool               sarifTool                   `json:"tool"`
+	Invocations        []sarifInvocation           `json:"invocations"`
 	OriginalURIBaseIDs map[string]sarifArtifactLoc `json:"originalUriBaseIds,omitempty"`
 	Results            []sarifResult               `json:"results"`
 	ColumnKind         string                      `json:"columnKind"`
@@ -92,8 +76,14 @@ type sarifRule struct {
 	Name                 string      `json:"name"`
 	ShortDescription     sarifText   `json:"shortDescription"`
 	FullDescription      sarifText   `json:"fullDescription"`
+	Help                 sarifHelp   `json:"help"`
 	HelpURI              string      `json:"helpUri"`
 	DefaultConfiguration sarifConfig `json:"defaultConfiguration"`
+}
+
+type sarifHelp struct {
+	Text     string `json:"text"`
+	Markdown string `json:"markdown"`
 }
 
 type sarifConfig struct {
@@ -102,6 +92,16 @@ type sarifConfig struct {
 
 type sarifText struct {
 	Text string `json:"text"`
+}
+
+type sarifInvocation struct {
+	ExecutionSuccessful bool                `json:"executionSuccessful"`
+	Notifications       []sarifNotification `json:"toolExecutionNotifications,omitempty"`
+}
+
+type sarifNotification struct {
+	Level   string    `json:"level"`
+	Message sarifText `json:"message"`
 }
 
 type sarifResult struct {
@@ -156,34 +156,39 @@ type sarifWriter struct {
 
 func (s *sarifWriter) log(res *results) sarifLog {
 	rules := sarifRules()
+	inv := sarifInvocation{ExecutionSuccessful: !res.failed && len(res.errors) == 0}
+	for _, m := range res.stderr {
+		level := "error"
+		if strings.HasPrefix(m, "idemlint: warning: ") {
+			level = "warning"
+		}
+		inv.Notifications = append(inv.Notifications, sarifNotification{Level: level, Message: sarifText{m}})
+	}
+	for _, e := range res.errors {
+		inv.Notifications = append(inv.Notifications, sarifNotification{Level: "error", Message: sarifText{e.id + ": " + e.Err}})
+	}
 	run := sarifRun{
-		Tool:       sarifTool{Driver: sarifDriver{Name: "idemlint", InformationURI: "https://github.com/idemkit/idem", Rules: []sarifRule{}}},
-		Results:    []sarifResult{},
-		ColumnKind: "unicodeCodePoints",
+		Tool:        sarifTool{Driver: sarifDriver{Name: "idemlint", InformationURI: "https://github.com/idemkit/idem", Rules: rules}},
+		Invocations: []sarifInvocation{inv},
+		Results:     []sarifResult{},
+		ColumnKind:  "unicodeCodePoints",
 	}
 	index := map[string]int{}
 	for i, r := range rules {
-		index[r.code] = i
-		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{
-			ID: r.code, Name: r.name, ShortDescription: sarifText{r.title}, FullDescription: sarifText{r.text},
-			HelpURI: r.url, DefaultConfiguration: sarifConfig{r.level},
-		})
+		index[r.ID] = i
 	}
 	if s.root != "" {
 		run.OriginalURIBaseIDs = map[string]sarifArtifactLoc{srcRoot: {URI: fileURI(s.root) + "/"}}
 	}
 	for _, d := range res.diags {
-		var meta struct {
-			Category string `json:"category"`
-		}
-		json.Unmarshal(d.raw, &meta) // raw was decoded before
-		i, ok := index[meta.Category]
+		i, ok := index[d.Category]
 		if !ok {
-			i = index["IDEM001"] // not reached: every finding has its code
+			// Not reached: every finding's category is its code.
+			i = index[string(analyzer.IDEM001)]
 		}
-		code := rules[i].code
+		code := rules[i].ID
 		r := sarifResult{
-			RuleID: code, RuleIndex: i, Level: rules[i].level,
+			RuleID: code, RuleIndex: i, Level: rules[i].DefaultConfiguration.Level,
 			Message:   sarifText{strings.TrimSuffix(d.Message, " ("+code+")")},
 			Locations: []sarifLocation{{PhysicalLocation: s.physical(d.Posn, d.End)}},
 		}

@@ -65,10 +65,40 @@ func whole(s standaloneArgs) int {
 	if len(patterns) == 0 {
 		patterns = s.patterns // GOPATH mode: the packages named
 	}
+	for _, f := range s.analyzer {
+		name, value, _ := strings.Cut(strings.TrimPrefix(f, "-"), "=")
+		if err := analyzer.Analyzer.Flags.Set(name, value); err != nil {
+			fmt.Fprintf(os.Stderr, "idemlint: -%s: %v\n", name, err)
+			return 1
+		}
+	}
+	cfg := analyzer.FlagConfig()
+	// A run over the same files, dependencies, settings and idemlint as an
+	// earlier one prints what that run found.
+	cache := openCache()
+	key := cache.key(s, cfg, patterns, build, roots)
+	if res, ok := cache.get(key); ok {
+		return res.print(s)
+	}
+	res := &results{}
+	if !analyse(s, cfg, patterns, build, named, targets, failed, res) {
+		return 1
+	}
+	if !res.failed {
+		cache.put(key, res)
+	}
+	return res.print(s)
+}
+
+// analyse loads the program of patterns, checks it and collects into res
+// the findings in the files of targets (res.failed says whether packages
+// the patterns name did not load). It reports false, after printing why,
+// when the run could not be done.
+func analyse(s standaloneArgs, cfg analyzer.Config, patterns, build []string, named map[string]bool, targets map[string]string, failed bool, res *results) bool {
 	pkgs, err := packages.Load(&packages.Config{Mode: wholeMode, BuildFlags: build, Tests: s.tests}, patterns...)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "idemlint: %v\n", err)
-		return 1
+		return false
 	}
 	var prog []*packages.Package
 	errSeen := map[string]bool{}
@@ -83,7 +113,7 @@ func whole(s standaloneArgs) int {
 			}
 			if !errSeen[msg] {
 				errSeen[msg] = true
-				fmt.Fprintln(os.Stderr, msg)
+				res.stderr = append(res.stderr, msg)
 			}
 			if named[p.PkgPath] {
 				failed = true
@@ -93,23 +123,20 @@ func whole(s standaloneArgs) int {
 			prog = append(prog, p)
 		}
 	}
-	for _, f := range s.analyzer {
-		name, value, _ := strings.Cut(strings.TrimPrefix(f, "-"), "=")
-		if err := analyzer.Analyzer.Flags.Set(name, value); err != nil {
-			fmt.Fprintf(os.Stderr, "idemlint: -%s: %v\n", name, err)
-			return 1
-		}
-	}
-	diags, err := analyzer.CheckProgram(prog, analyzer.FlagConfig())
+	diags, err := analyzer.CheckProgram(prog, cfg)
 	if err != nil {
+		for _, m := range res.stderr {
+			fmt.Fprintln(os.Stderr, m)
+		}
 		fmt.Fprintf(os.Stderr, "idemlint: %v\n", err)
-		return 1
+		return false
 	}
+	res.failed = failed
 	if len(prog) == 0 {
-		return 1
+		res.failed = true
+		return true
 	}
 	fset := prog[0].Fset
-	res := &results{}
 	seen := map[string]bool{}
 	for _, d := range diags {
 		pos := fset.Position(d.Pos)
@@ -117,11 +144,12 @@ func whole(s standaloneArgs) int {
 		if !ok {
 			continue
 		}
-		jd := toJSON(fset, d)
+		jd := toJSON(fset, d.Diagnostic)
+		jd.Handler = d.Handler
 		raw, err := json.Marshal(jd)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "idemlint: %v\n", err)
-			return 1
+			return false
 		}
 		k := jd.Posn + "\x00" + jd.Category + "\x00" + jd.Message
 		if seen[k] {
@@ -139,12 +167,36 @@ func whole(s standaloneArgs) int {
 		res.diags = append(res.diags, dd)
 	}
 	sort.SliceStable(res.diags, func(i, j int) bool { return res.diags[i].id < res.diags[j].id })
-	if code, done := res.print(s, failed); done {
-		return code
+	return true
+}
+
+// print prints a run's warnings and findings in the format s asks for,
+// and returns the exit code. Text and SARIF exit 0 when there is no
+// finding, 3 when there are findings and 1 when packages could not be
+// loaded or analysed; -json exits 0, or 1 when packages failed.
+func (res *results) print(s standaloneArgs) int {
+	for _, m := range res.stderr {
+		fmt.Fprintln(os.Stderr, m)
 	}
-	res.printText(os.Stderr, s.context)
+	switch s.format {
+	case "json":
+		if err := res.printJSON(os.Stdout); err != nil || res.failed {
+			return 1
+		}
+		return 0
+	case "sarif":
+		for _, e := range res.errors {
+			fmt.Fprintf(os.Stderr, "%s: %s\n", e.analyzer, e.Err)
+		}
+		if err := res.printSARIF(os.Stdout, cwd, repoRoot(cwd)); err != nil {
+			fmt.Fprintf(os.Stderr, "idemlint: %v\n", err)
+			return 1
+		}
+	default:
+		res.printText(os.Stderr, s.context)
+	}
 	switch {
-	case failed:
+	case res.failed || len(res.errors) > 0:
 		return 1
 	case len(res.diags) > 0:
 		return 3
@@ -153,13 +205,15 @@ func whole(s standaloneArgs) int {
 }
 
 // jsonDiagnostic is a finding as -json prints it, with the fields of the
-// x/tools drivers' output and the URL of the code's documentation.
+// x/tools drivers' output, the URL of the code's documentation and the
+// handler the finding is about.
 type jsonDiagnostic struct {
 	Category string        `json:"category,omitempty"`
 	Posn     string        `json:"posn"`
 	End      string        `json:"end,omitempty"`
 	Message  string        `json:"message"`
 	URL      string        `json:"url,omitempty"`
+	Handler  string        `json:"handler,omitempty"`
 	Related  []jsonRelated `json:"related,omitempty"`
 }
 
