@@ -4,12 +4,16 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/idemkit/idem/analyzer"
 )
 
 // sarifOut is the part of a SARIF log the tests read.
@@ -146,9 +150,10 @@ func Other(msg string) { /* ☃ */ Write(msg) }
 `,
 }
 
-// TestSARIFSchema runs -format sarif over examples/shop/naive (from the
-// repository root, as CI does) and over a module of its own, in both
-// drivers, and validates every log against the SARIF 2.1.0 schema.
+// TestSARIFSchema runs -format sarif over examples/shop/naive, the
+// repository's deliberately unguarded handlers (from the repository root,
+// as CI does), and over a module of its own in both drivers, and validates
+// every log against the SARIF 2.1.0 schema.
 func TestSARIFSchema(t *testing.T) {
 	schema := sarifSchema(t)
 	bin := idemlint(t)
@@ -156,22 +161,65 @@ func TestSARIFSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := run(t, root, t.TempDir(), nil, bin, "-format", "sarif", "./examples/shop/naive/")
-	if r.code != 0 {
-		t.Fatalf("idemlint -format sarif ./examples/shop/naive/: exit %d\n%s", r.code, r.stderr)
+	// The repository's own packages build with the usual build cache.
+	gocache, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, root, strings.TrimSpace(string(gocache)), []string{"IDEMLINT_CACHE=off"}, bin, "-format", "sarif", "./examples/shop/naive/")
+	if r.code != 3 {
+		t.Fatalf("idemlint -format sarif ./examples/shop/naive/: exit %d, want 3 (findings)\n%s", r.code, r.stderr)
 	}
 	validSARIF(t, schema, r.stdout)
+	// The schema does check: a level SARIF does not have is refused.
+	bad, err := jsonschema.UnmarshalJSON(strings.NewReader(strings.Replace(r.stdout, `"level": "error"`, `"level": "severe"`, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if schema.Validate(bad) == nil {
+		t.Error(`a log with a result of level "severe" passes the schema`)
+	}
 	s := decodeSARIF(t, r.stdout)
-	if len(s.Runs[0].Results) == 0 || len(s.Runs[0].Tool.Driver.Rules) != 8 {
-		t.Fatalf("examples/shop/naive: %d results and %d rules, want results and 8 rules", len(s.Runs[0].Results), len(s.Runs[0].Tool.Driver.Rules))
+	run0 := s.Runs[0]
+	if len(run0.Results) == 0 {
+		t.Fatalf("examples/shop/naive: no result\n%s", r.stdout)
+	}
+	rules := map[string]bool{}
+	for _, rule := range run0.Tool.Driver.Rules {
+		if rule.HelpURI == "" || rule.ShortDescription.Text == "" || rule.DefaultConfiguration.Level == "" {
+			t.Errorf("rule %+v: no helpUri, shortDescription or level", rule)
+		}
+		rules[rule.ID] = true
+	}
+	for _, d := range analyzer.Docs() {
+		if !rules[string(d.Code)] {
+			t.Errorf("no rule for %s", d.Code)
+		}
+	}
+	if len(rules) != len(analyzer.Docs()) {
+		t.Errorf("%d rules for %d codes", len(rules), len(analyzer.Docs()))
+	}
+	for _, res := range run0.Results {
+		if !rules[res.RuleID] {
+			t.Errorf("result %+v: rule %s is not among the rules", res, res.RuleID)
+		}
+		for _, l := range append(append([]sarifLoc(nil), res.Locations...), res.Related...) {
+			a := l.PhysicalLocation.ArtifactLocation
+			if a.URIBaseID != "%SRCROOT%" || strings.HasPrefix(a.URI, "/") || !strings.HasPrefix(a.URI, "examples/shop/naive/") {
+				t.Errorf("result %s: location %s, want one relative to %%SRCROOT%%, under examples/shop/naive/", res.RuleID, l.where())
+			}
+		}
+	}
+	if got, want := run0.OriginalURIBaseIDs["%SRCROOT%"].URI, "file://"+filepath.ToSlash(root)+"/"; got != want {
+		t.Errorf("%%SRCROOT%% = %q, want the repository root %q", got, want)
 	}
 
 	dir := writeModule(t, maps(sarifModule))
-	gocache := t.TempDir()
-	for _, args := range [][]string{{"-format", "sarif"}, {"-sarif", "-modular"}} {
-		r := run(t, dir, gocache, nil, bin, append(args, "-acks", "example.com/m/a.Ack", "-effects", "example.com/m/a.Write", "./...")...)
-		if r.code != 0 {
-			t.Fatalf("idemlint %s: exit %d\n%s", strings.Join(args, " "), r.code, r.stderr)
+	modcache := t.TempDir()
+	for _, args := range [][]string{{"-format", "sarif"}, {"-format", "sarif", "-modular"}} {
+		r := run(t, dir, modcache, nil, bin, append(args, "-acks", "example.com/m/a.Ack", "-effects", "example.com/m/a.Write", "./...")...)
+		if r.code != 3 {
+			t.Fatalf("idemlint %s: exit %d, want 3\n%s", strings.Join(args, " "), r.code, r.stderr)
 		}
 		validSARIF(t, schema, r.stdout)
 	}
@@ -185,10 +233,10 @@ func TestSARIFLocations(t *testing.T) {
 	dir := writeModule(t, maps(sarifModule))
 	gocache := t.TempDir()
 	var logs []string
-	for _, args := range [][]string{{"-format", "sarif"}, {"-sarif", "-modular"}} {
+	for _, args := range [][]string{{"-format", "sarif"}, {"-format", "sarif", "-modular"}} {
 		r := run(t, filepath.Join(dir, "a"), gocache, nil, bin, append(args, "-acks", "example.com/m/a.Ack", "-effects", "example.com/m/a.Write", ".")...)
-		if r.code != 0 {
-			t.Fatalf("idemlint %s: exit %d\n%s", strings.Join(args, " "), r.code, r.stderr)
+		if r.code != 3 {
+			t.Fatalf("idemlint %s: exit %d, want 3\n%s", strings.Join(args, " "), r.code, r.stderr)
 		}
 		s := decodeSARIF(t, r.stdout)
 		run0 := s.Runs[0]
@@ -214,9 +262,11 @@ func TestSARIFLocations(t *testing.T) {
 		logs = append(logs, strings.Join(lines, "\n"))
 	}
 	want := strings.Join([]string{
-		"IDEM001 %SRCROOT%/a/a.go:7:40",
-		"IDEM001 %SRCROOT%/a/%C3%BC%20b.go:4:34",
-		"IDEM002 %SRCROOT%/a/a.go:7:27 related %SRCROOT%/a/a.go:7:40",
+		// The calls' positions are their parentheses; text mode says
+		// "ü b.go:4:41", in bytes.
+		"IDEM001 %SRCROOT%/a/%C3%BC%20b.go:4:39",
+		"IDEM001 %SRCROOT%/a/a.go:7:39",
+		"IDEM002 %SRCROOT%/a/a.go:7:30 related %SRCROOT%/a/a.go:7:39",
 	}, "\n")
 	for i, got := range logs {
 		if got != want {
@@ -225,24 +275,84 @@ func TestSARIFLocations(t *testing.T) {
 	}
 }
 
+// TestSARIFFlags checks -format's values, where sarif is refused, and the
+// exit code of each format with findings.
 func TestSARIFFlags(t *testing.T) {
 	bin := idemlint(t)
 	dir := writeModule(t, maps(sarifModule))
+	gocache := t.TempDir()
+	flags := []string{"-acks", "example.com/m/a.Ack", "-effects", "example.com/m/a.Write"}
 	for _, c := range []struct {
-		args []string
-		want string
+		args   []string
+		env    []string
+		code   int
+		stderr string // a part of it
+		stdout string // its first character
 	}{
-		{[]string{"-format", "xml", "./..."}, "want text, json or sarif"},
-		{[]string{"-format", "sarif", "-fix", "./..."}, "not available"},
+		{args: []string{"-format", "xml", "./..."}, code: 2, stderr: "want text, json or sarif"},
+		{args: []string{"-json", "-format", "sarif", "./..."}, code: 2, stderr: "-json and -format sarif disagree"},
+		{args: []string{"-format", "sarif", "-fix", "./..."}, code: 2, stderr: "-format sarif needs the standalone drivers"},
+		{args: []string{"-format", "sarif", "a/a.go"}, code: 2, stderr: "not available with pattern a/a.go"},
+		{args: []string{"-format", "sarif", "./..."}, env: []string{"IDEMLINT_DRIVER=packages"}, code: 2, stderr: "IDEMLINT_DRIVER=packages"},
+		{args: []string{"-format", "text", "./..."}, code: 3, stderr: "(IDEM002)"},
+		{args: []string{"-format", "sarif", "./..."}, code: 3, stdout: "{"},
+		{args: []string{"-format", "sarif", "-modular", "./..."}, code: 3, stdout: "{"},
+		{args: []string{"-format", "json", "./..."}, code: 0, stdout: "{"},
+		// The go/packages driver: -format json is its -json.
+		{args: []string{"-format", "json", "./..."}, env: []string{"IDEMLINT_DRIVER=packages"}, code: 0, stdout: "{"},
 	} {
-		r := run(t, dir, t.TempDir(), nil, bin, c.args...)
-		if r.code != 2 || !strings.Contains(r.stderr, c.want) {
-			t.Errorf("idemlint %s: exit %d, %q; want 2 and %q", strings.Join(c.args, " "), r.code, r.stderr, c.want)
+		args := append(append([]string(nil), flags...), c.args...)
+		r := run(t, dir, gocache, c.env, bin, args...)
+		if r.code != c.code || !strings.Contains(r.stderr, c.stderr) || !strings.HasPrefix(r.stdout, c.stdout) {
+			t.Errorf("%s idemlint %s: exit %d, stderr %q, stdout %.40q; want %d, %q, %q…", strings.Join(c.env, " "), strings.Join(args, " "), r.code, r.stderr, r.stdout, c.code, c.stderr, c.stdout)
+		}
+		if c.stdout == "{" {
+			var tree map[string]any
+			if err := json.Unmarshal([]byte(r.stdout), &tree); err != nil || len(tree) == 0 {
+				t.Errorf("idemlint %s: stdout is no JSON object: %v", strings.Join(args, " "), err)
+			}
 		}
 	}
-	r := run(t, dir, t.TempDir(), nil, bin, "-format", "json", "./...")
-	var tree map[string]any
-	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &tree) != nil || len(tree) == 0 {
-		t.Errorf("idemlint -format json: exit %d, %q; want -json's output", r.code, r.stdout)
+}
+
+// TestSARIFCache checks that the result cache keeps findings, not output:
+// a text run, then a SARIF run over the same inputs served from the cache,
+// print the same findings, and a second SARIF run prints the same log.
+func TestSARIFCache(t *testing.T) {
+	bin := idemlint(t)
+	dir := writeModule(t, maps(sarifModule))
+	gocache := t.TempDir()
+	path, log := goWrapper(t)
+	fullLoad := regexp.MustCompile(`(?m)^list -e -json=.* -export=true `)
+	flags := []string{"-acks", "example.com/m/a.Ack", "-effects", "example.com/m/a.Write"}
+	var sarifs []string
+	for i, c := range []struct {
+		format string
+		loads  bool // the program is loaded from source: no cached result
+	}{{"text", true}, {"sarif", false}, {"sarif", false}, {"json", false}} {
+		os.Remove(log)
+		r := run(t, dir, gocache, []string{"PATH=" + path}, bin, append(flags, "-format", c.format, "./...")...)
+		calls, _ := os.ReadFile(log)
+		if loaded := fullLoad.Match(calls); loaded != c.loads {
+			t.Errorf("run %d (-format %s): program loaded from source: %v, want %v", i, c.format, loaded, c.loads)
+		}
+		switch c.format {
+		case "text":
+			if n := strings.Count(r.stderr, " (IDEM00"); n != 3 || r.code != 3 || !strings.Contains(r.stderr, "ü b.go:4:41: ") {
+				t.Errorf("-format text: exit %d, %d findings; want 3 and 3, one at ü b.go:4:41\n%s", r.code, n, r.stderr)
+			}
+		case "sarif":
+			if s := decodeSARIF(t, r.stdout); len(s.Runs[0].Results) != 3 || r.code != 3 {
+				t.Errorf("-format sarif: exit %d, %d results; want 3 and 3", r.code, len(s.Runs[0].Results))
+			}
+			sarifs = append(sarifs, r.stdout)
+		case "json":
+			if r.code != 0 || strings.Count(r.stdout, `"posn"`) != 4 { // 3 findings, 1 related position
+				t.Errorf("-format json: exit %d, %d positions; want 0 and 4\n%s", r.code, strings.Count(r.stdout, `"posn"`), r.stdout)
+			}
+		}
+	}
+	if len(sarifs) == 2 && sarifs[0] != sarifs[1] {
+		t.Errorf("two SARIF runs over the same inputs differ:\n%s\n%s", sarifs[0], sarifs[1])
 	}
 }

@@ -144,26 +144,16 @@ func analyse(s standaloneArgs, cfg analyzer.Config, patterns, build []string, na
 		if !ok {
 			continue
 		}
-		jd := toJSON(fset, d.Diagnostic)
-		jd.Handler = d.Handler
-		raw, err := json.Marshal(jd)
+		dd, err := findingDiag(fset, d, pkg)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "idemlint: %v\n", err)
 			return false
 		}
-		k := jd.Posn + "\x00" + jd.Category + "\x00" + jd.Message
+		k := dd.Posn + "\x00" + dd.Category + "\x00" + dd.Message
 		if seen[k] {
 			continue
 		}
 		seen[k] = true
-		dd := &diagnostic{Posn: jd.Posn, End: jd.End, Message: jd.Message, raw: raw, id: pkg}
-		for _, r := range jd.Related {
-			dd.Related = append(dd.Related, struct {
-				Posn    string `json:"posn"`
-				End     string `json:"end"`
-				Message string `json:"message"`
-			}{r.Posn, r.End, r.Message})
-		}
 		res.diags = append(res.diags, dd)
 	}
 	sort.SliceStable(res.diags, func(i, j int) bool { return res.diags[i].id < res.diags[j].id })
@@ -202,6 +192,22 @@ func (res *results) print(s standaloneArgs) int {
 		return 3
 	}
 	return 0
+}
+
+// findingDiag is a finding of package id as every output format reads it:
+// its -json form, and the fields decoded from that.
+func findingDiag(fset *token.FileSet, f analyzer.Finding, id string) (*diagnostic, error) {
+	jd := toJSON(fset, f.Diagnostic)
+	jd.Handler = f.Handler
+	raw, err := json.Marshal(jd)
+	if err != nil {
+		return nil, err
+	}
+	dd := &diagnostic{raw: raw, id: id}
+	if err := json.Unmarshal(raw, dd); err != nil {
+		return nil, err
+	}
+	return dd, nil
 }
 
 // jsonDiagnostic is a finding as -json prints it, with the fields of the
