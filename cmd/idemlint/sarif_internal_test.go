@@ -231,3 +231,38 @@ func check(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// TestFormatFlag checks how -format and -json are read, and which
+// combinations checkFormat refuses (exit 2).
+func TestFormatFlag(t *testing.T) {
+	for _, tc := range []struct {
+		args   []string
+		env    string // IDEMLINT_DRIVER
+		format string
+		json   bool
+		bad    bool
+	}{
+		{args: []string{"./..."}, format: "text"},
+		{args: []string{"-json", "./..."}, format: "json", json: true},
+		{args: []string{"-format", "json", "./..."}, format: "json", json: true},
+		{args: []string{"-format=sarif", "./..."}, format: "sarif"},
+		{args: []string{"-format", "sarif", "-modular", "./..."}, format: "sarif"},
+		{args: []string{"-format", "text", "-json", "./..."}, format: "text", json: true, bad: true},
+		{args: []string{"-format", "yaml", "./..."}, format: "yaml", bad: true},
+		{args: []string{"-format", "sarif", "-diff", "./..."}, format: "sarif", bad: true},
+		{args: []string{"-format", "sarif", "./..."}, env: "packages", format: "sarif", bad: true},
+		{args: []string{"-format", "sarif", "x.go"}, format: "sarif", bad: true},
+		// The old driver prints its usage, or its flag error.
+		{args: []string{"-format", "sarif"}, format: "sarif"},
+		{args: []string{"-format", "sarif", "-nosuchflag", "./..."}, format: "sarif"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			t.Setenv("IDEMLINT_DRIVER", tc.env)
+			s := parseStandalone(tc.args)
+			code, bad := checkFormat(s)
+			if s.format != tc.format || s.json != tc.json || bad != tc.bad || (bad && code != 2) {
+				t.Errorf("format %q, json %v, refused %v (exit %d); want %q, %v, %v", s.format, s.json, bad, code, tc.format, tc.json, tc.bad)
+			}
+		})
+	}
+}
