@@ -238,26 +238,14 @@ func (e *SQLEngine) read(ctx context.Context, x SQLExecer, query, consumer strin
 
 // scan reads a record as it is stored, whatever its state.
 func (e *SQLEngine) scan(ctx context.Context, x SQLExecer, query, consumer string, h []byte) (*readRecord, error) {
-	var (
-		state, owner                sql.NullString
-		fp, result                  []byte
-		leaseUntil                  sql.NullInt64
-		expiresAt, createdAt, nowUS int64
-		kt                          string
-	)
-	err := x.QueryRow(ctx, query, consumer, h).Scan(&state, &fp, &owner, &result, &leaseUntil, &expiresAt, &createdAt, &nowUS, &kt)
+	r, err := scanRow(x.QueryRow(ctx, query, consumer, h))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("guard: read %s record: %w", consumer, err)
 	}
-	r := &readRecord{now: time.UnixMicro(nowUS)}
-	r.Consumer, r.Key, r.State, r.Fingerprint, r.Owner, r.Result = consumer, kt, State(state.String), fp, owner.String, result
-	r.CreatedAt, r.ExpiresAt = time.UnixMicro(createdAt), time.UnixMicro(expiresAt)
-	if leaseUntil.Valid {
-		r.LeaseUntil = time.UnixMicro(leaseUntil.Int64)
-	}
+	r.Consumer = consumer
 	return r, nil
 }
 

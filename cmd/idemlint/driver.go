@@ -21,6 +21,7 @@ import (
 // standaloneArgs is a standalone command line, parsed.
 type standaloneArgs struct {
 	json     bool
+	format   string // -format: text, json (-json) or sarif
 	context  int
 	tags     string
 	tagsSet  bool
@@ -46,6 +47,7 @@ func parseStandalone(args []string) standaloneArgs {
 	})
 	// The driver's own flags (x/tools analysisflags and checker).
 	fs.BoolVar(&s.json, "json", false, "")
+	fs.StringVar(&s.format, "format", "", "")
 	fs.IntVar(&s.context, "c", -1, "")
 	fs.StringVar(&s.tags, "tags", "", "")
 	for _, n := range []string{"fix", "diff", "flags", "V", "source", "v", "all"} {
@@ -74,7 +76,7 @@ func parseStandalone(args []string) standaloneArgs {
 			if !*test && s.modular {
 				s.fallback = "-test=false"
 			}
-		case f.Name == "modular":
+		case f.Name == "modular", f.Name == "format":
 		case f.Name == "json", f.Name == "c", f.Name == "source", f.Name == "v", f.Name == "all":
 			// -source, -v and -all have no effect in either driver.
 		default: // fix, diff, flags, V, debug, cpuprofile, memprofile, trace
@@ -83,6 +85,14 @@ func parseStandalone(args []string) standaloneArgs {
 			}
 		}
 	})
+	switch {
+	case s.format == "" && s.json:
+		s.format = "json"
+	case s.format == "":
+		s.format = "text"
+	case s.format == "json":
+		s.json = true
+	}
 	switch {
 	case s.fallback != "":
 	case len(s.patterns) == 0 || s.patterns[0] == "help":
@@ -124,6 +134,9 @@ func standalone(args []string) (code int, ok bool) {
 	self, err := os.Executable()
 	if s.fallback == "" && err != nil {
 		s.fallback = "no executable"
+	}
+	if code, bad := checkFormat(s); bad {
+		return code, true
 	}
 	if s.fallback == "" && !s.modular {
 		return whole(s), true
@@ -216,30 +229,19 @@ func standalone(args []string) (code int, ok bool) {
 		fmt.Fprintf(os.Stderr, "idemlint: reading go vet -json output: %v\n", err)
 		return 1, true
 	}
-	if s.json {
-		if err := res.printJSON(os.Stdout); err != nil || failed {
-			return 1, true
-		}
-		return 0, true
-	}
-	res.printText(os.Stderr, s.context)
-	switch {
-	case failed || len(res.errors) > 0:
-		return 1, true
-	case len(res.diags) > 0:
-		return 3, true
-	}
-	return 0, true
+	res.failed = failed
+	return res.print(s), true
 }
 
 // A diagnostic as unitchecker prints it with -json
 // (x/tools internal/analysis/driverutil.JSONDiagnostic); the raw text is
 // what -json prints back.
 type diagnostic struct {
-	Posn    string `json:"posn"`
-	End     string `json:"end"`
-	Message string `json:"message"`
-	Related []struct {
+	Category string `json:"category"` // the code
+	Posn     string `json:"posn"`
+	End      string `json:"end"`
+	Message  string `json:"message"`
+	Related  []struct {
 		Posn    string `json:"posn"`
 		End     string `json:"end"`
 		Message string `json:"message"`

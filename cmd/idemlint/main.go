@@ -43,7 +43,8 @@
 // where the old driver, which has the dependency's syntax, points at the
 // effect itself.
 //
-// Output and exit codes (both drivers):
+// Output and exit codes (every driver; -format text, the default, is
+// plain):
 //
 //   - plain: each finding as "file:line:col: message" on stderr, followed
 //     by its related positions ("file:line:col: \tmessage"); -c=N adds N
@@ -57,14 +58,23 @@
 //     its external tests), and each finding appears once; the go/packages
 //     driver keys by its package IDs ("p", "p [p.test]", …) and lists a
 //     finding of a file in both p and p's test variant. Exit 0, or 1 when
-//     packages could not be loaded or built.
+//     packages could not be loaded or built. -format json is the same.
+//   - -format sarif (the standalone drivers only: the whole-program one and
+//     -modular): a SARIF 2.1.0 log on stdout, one rule per diagnostic code
+//     (from the analyzer's documentation of the codes) and one result per
+//     finding, related positions as relatedLocations, paths relative to the
+//     repository root (uriBaseId %SRCROOT%: the git work tree's top, else
+//     the module root). Exit codes as plain output's. The go/packages
+//     driver refuses it (exit 2).
 //
 // Under go vet (-vettool), idemlint is go vet's analysis tool and go vet
 // sets the exit code: 1 when findings were reported.
 package main
 
 import (
+	"errors"
 	"flag"
+	"fmt"
 	"os"
 
 	"golang.org/x/tools/go/analysis/singlechecker"
@@ -90,5 +100,24 @@ func main() {
 	// The old driver parses the command line itself; it must accept, and
 	// its -help list, the whole-program driver's flag too.
 	flag.Bool("modular", false, "analyse one package at a time, other packages through facts (through go vet), instead of the whole program")
+	flag.Var(oldFormat{}, "format", "output: text, json (as -json) or sarif (SARIF 2.1.0, standalone drivers only: not with -fix, -diff, -test=false, .go files or go/packages queries)")
 	singlechecker.Main(analyzer.Analyzer)
+}
+
+// oldFormat is -format in the old driver, which prints text, or JSON
+// with -json.
+type oldFormat struct{}
+
+func (oldFormat) String() string { return "text" }
+
+func (oldFormat) Set(v string) error {
+	switch v {
+	case "text":
+		return nil
+	case "json":
+		return flag.Set("json", "true")
+	case "sarif":
+		return errors.New("sarif needs the standalone drivers (the default one or -modular)")
+	}
+	return fmt.Errorf("want text, json or sarif, not %q", v)
 }

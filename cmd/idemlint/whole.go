@@ -144,52 +144,70 @@ func analyse(s standaloneArgs, cfg analyzer.Config, patterns, build []string, na
 		if !ok {
 			continue
 		}
-		jd := toJSON(fset, d.Diagnostic)
-		jd.Handler = d.Handler
-		raw, err := json.Marshal(jd)
+		dd, err := findingDiag(fset, d, pkg)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "idemlint: %v\n", err)
 			return false
 		}
-		k := jd.Posn + "\x00" + jd.Category + "\x00" + jd.Message
+		k := dd.Posn + "\x00" + dd.Category + "\x00" + dd.Message
 		if seen[k] {
 			continue
 		}
 		seen[k] = true
-		dd := &diagnostic{Posn: jd.Posn, End: jd.End, Message: jd.Message, raw: raw, id: pkg}
-		for _, r := range jd.Related {
-			dd.Related = append(dd.Related, struct {
-				Posn    string `json:"posn"`
-				End     string `json:"end"`
-				Message string `json:"message"`
-			}{r.Posn, r.End, r.Message})
-		}
 		res.diags = append(res.diags, dd)
 	}
 	sort.SliceStable(res.diags, func(i, j int) bool { return res.diags[i].id < res.diags[j].id })
 	return true
 }
 
-// print prints a whole-program run's warnings and findings in the format s
-// asks for, and returns the exit code.
+// print prints a run's warnings and findings in the format s asks for,
+// and returns the exit code. Text and SARIF exit 0 when there is no
+// finding, 3 when there are findings and 1 when packages could not be
+// loaded or analysed; -json exits 0, or 1 when packages failed.
 func (res *results) print(s standaloneArgs) int {
 	for _, m := range res.stderr {
 		fmt.Fprintln(os.Stderr, m)
 	}
-	if s.json {
+	switch s.format {
+	case "json":
 		if err := res.printJSON(os.Stdout); err != nil || res.failed {
 			return 1
 		}
 		return 0
+	case "sarif":
+		for _, e := range res.errors {
+			fmt.Fprintf(os.Stderr, "%s: %s\n", e.analyzer, e.Err)
+		}
+		if err := res.printSARIF(os.Stdout, cwd, repoRoot(cwd)); err != nil {
+			fmt.Fprintf(os.Stderr, "idemlint: %v\n", err)
+			return 1
+		}
+	default:
+		res.printText(os.Stderr, s.context)
 	}
-	res.printText(os.Stderr, s.context)
 	switch {
-	case res.failed:
+	case res.failed || len(res.errors) > 0:
 		return 1
 	case len(res.diags) > 0:
 		return 3
 	}
 	return 0
+}
+
+// findingDiag is a finding of package id as every output format reads it:
+// its -json form, and the fields decoded from that.
+func findingDiag(fset *token.FileSet, f analyzer.Finding, id string) (*diagnostic, error) {
+	jd := toJSON(fset, f.Diagnostic)
+	jd.Handler = f.Handler
+	raw, err := json.Marshal(jd)
+	if err != nil {
+		return nil, err
+	}
+	dd := &diagnostic{raw: raw, id: id}
+	if err := json.Unmarshal(raw, dd); err != nil {
+		return nil, err
+	}
+	return dd, nil
 }
 
 // jsonDiagnostic is a finding as -json prints it, with the fields of the

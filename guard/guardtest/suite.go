@@ -49,6 +49,7 @@ func Run(t *testing.T, h Harness) {
 	cases = append(cases, inputCases...)
 	cases = append(cases, identityCases...)
 	cases = append(cases, contentCases...)
+	cases = append(cases, browseCases...)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()

@@ -2,7 +2,6 @@ package redisguard
 
 import (
 	"context"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"math"
@@ -72,18 +71,7 @@ func (s *Store) Config() guard.Config { return s.cfg }
 // "<prefix>:<consumer>:<hex SHA-256 of key>", prefixed with "{tag}" when
 // tag is not empty.
 func (s *Store) RecordKey(consumer, key, tag string) string {
-	h := guard.KeyHash(key)
-	n := len(s.cfg.Table) + len(consumer) + 2 + hex.EncodedLen(len(h))
-	if tag != "" {
-		n += len(tag) + 2
-	}
-	b := make([]byte, 0, n)
-	if tag != "" {
-		b = append(append(append(b, '{'), tag...), '}')
-	}
-	b = append(append(b, s.cfg.Table...), ':')
-	b = append(append(b, consumer...), ':')
-	return string(hex.AppendEncode(b, h[:]))
+	return s.recordKeyOf(consumer, guard.KeyHash(key), tag)
 }
 
 // start validates a claim and returns its record key.
