@@ -8,8 +8,9 @@
 # (default: a new temporary directory, printed): for each mode (standalone,
 # vet) and module, MODE/SLUG.json (stdout), MODE/SLUG.stderr, MODE/SLUG.rc
 # and MODE/SLUG.root (the directory the tool ran in), plus log/ and
-# errors.txt. idemlint's exit code 3 (findings) is not a failure. Then
-# eval/score scores both modes and writes $OUT/results.md.
+# errors.txt. idemlint's exit code 3 (findings) is not a failure. MODES
+# (default "standalone vet") chooses the modes to run. Then eval/score
+# scores them and writes $OUT/results.md.
 set -u
 # Analyse each module as published: a go.work shipped in a module zip names
 # nested modules that the zip does not contain.
@@ -76,7 +77,7 @@ while read -r mod ver slug patterns; do
 		fail "$mod@$ver: go mod download in the copy failed (log/$slug.download.log); running anyway"
 	fi
 	# shellcheck disable=SC2086 # patterns are a word list
-	for mode in standalone vet; do
+	for mode in ${MODES:-standalone vet}; do
 		echo "$copy" >"$OUT/$mode/$slug.root"
 		if [ "$mode" = standalone ]; then
 			(cd "$copy" && "$TOOL" -json $patterns) >"$OUT/$mode/$slug.json" 2>"$OUT/$mode/$slug.stderr"
@@ -92,7 +93,9 @@ while read -r mod ver slug patterns; do
 	rm -rf "$copy"
 done <<<"$modules"
 
-cd "$root" && go run ./eval/score -md "$OUT/results.md" "$setfile" "$OUT"
+scoremode=all
+case ${MODES:-standalone vet} in standalone) scoremode=standalone ;; vet) scoremode=vet ;; esac
+cd "$root" && go run ./eval/score -mode "$scoremode" -md "$OUT/results.md" "$setfile" "$OUT"
 status=$?
 if [ -s "$OUT/errors.txt" ]; then
 	echo "errors (also in $OUT/errors.txt):"
