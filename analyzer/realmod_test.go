@@ -132,6 +132,11 @@ func TestRealmod(t *testing.T) {
 			if err != nil && !errors.As(err, &ee) {
 				t.Fatalf("idemlint: %v", err)
 			}
+			// 0: no findings, 3: findings; anything else (a package that
+			// did not load, a vet process killed) would score a partial run.
+			if ee != nil && ee.ExitCode() != 3 {
+				t.Fatalf("idemlint %s: exit %d\n%s", strings.Join(args, " "), ee.ExitCode(), stderr.String())
+			}
 			findings := parseJSONFindings(t, stdout.Bytes(), stderr.String())
 			for i := range findings {
 				if !filepath.IsAbs(findings[i].file) {
