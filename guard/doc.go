@@ -14,7 +14,7 @@
 //	store, err := pgxguard.New(pool)                     // PostgreSQL through pgx v5
 //	store, err := redisguard.New(client)                 // Redis, single node or cluster
 //
-// All stores share one state table (DecideClaim) and satisfy Store. Records
+// All stores share one state table (decideClaim) and satisfy Store. Records
 // live in one table (default idem_keys; idemgen writes its migrations, and
 // CreateTableSQL holds its DDL) or, on Redis, one hash per key.
 //

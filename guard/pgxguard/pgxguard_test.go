@@ -24,6 +24,8 @@ func TestConformance(t *testing.T) { guardtest.Run(t, harness()) }
 
 func TestFaults(t *testing.T) { guardtest.RunFaults(t, harness()) }
 
+func TestBatchConformance(t *testing.T) { guardtest.RunBatch(t, harness()) }
+
 func harness() guardtest.Harness {
 	return guardtest.Harness{
 		Name: "pgx",
@@ -140,6 +142,22 @@ func backendOn(t testing.TB, pool *pgxpool.Pool, table, counters string, tamper 
 				}
 				return nil
 			})
+		},
+		DoBatch: func(ctx context.Context, msgs []guardtest.BatchEffect) []guard.Result {
+			batch := make([]guard.TxMessage[pgx.Tx], len(msgs))
+			for i, m := range msgs {
+				batch[i] = guard.TxMessage[pgx.Tx]{Consumer: m.Consumer, Key: m.Key, Fingerprint: m.Fingerprint,
+					Apply: func(ctx context.Context, tx pgx.Tx) error {
+						if _, err := tx.Exec(ctx, upsert, m.Effect.Counter, m.Effect.Delta); err != nil {
+							return fmt.Errorf("add to counter %s: %w", m.Effect.Counter, err)
+						}
+						if m.Effect.Hook != nil {
+							return m.Effect.Hook(ctx)
+						}
+						return nil
+					}}
+			}
+			return store.DoBatch(ctx, batch)
 		},
 		Counter: func(ctx context.Context, name string) (int64, error) {
 			var n int64

@@ -16,6 +16,7 @@ import (
 	_ "modernc.org/sqlite" // the SQLite driver of the ledger's store
 
 	"github.com/idemkit/idem/guard"
+	"github.com/idemkit/idem/guard/internal/storekit"
 	"github.com/idemkit/idem/guard/internal/adapt"
 )
 
@@ -158,7 +159,7 @@ func Mapping(t *testing.T, b *Broker, m Member) {
 // stops the member with the error, the message uncommitted.
 func NoDeadLetter(t *testing.T, b *Broker, m Member) {
 	b.Produce(t, 4)
-	h := b.script(map[int64][]step{1: {{err: guard.StateError(guard.ErrFailed, Group, "out of stock", nil)}}})
+	h := b.script(map[int64][]step{1: {{err: storekit.StateError(guard.ErrFailed, Group, "out of stock", nil)}}})
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
 	err := m(ctx, h, false)
