@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/idemkit/idem/guard"
-	"github.com/idemkit/idem/guard/internal/storekit"
 	"github.com/idemkit/idem/guard/guardtest"
+	"github.com/idemkit/idem/guard/internal/storekit"
 )
 
 func TestDecideClaim(t *testing.T) {

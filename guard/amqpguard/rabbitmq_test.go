@@ -12,9 +12,9 @@ import (
 	amqp "github.com/rabbitmq/amqp091-go"
 
 	"github.com/idemkit/idem/guard"
-	"github.com/idemkit/idem/guard/internal/storekit"
 	"github.com/idemkit/idem/guard/amqpguard"
 	"github.com/idemkit/idem/guard/guardtest"
+	"github.com/idemkit/idem/guard/internal/storekit"
 )
 
 // dial connects to the RabbitMQ of IDEM_TEST_AMQP (skipping the test when it

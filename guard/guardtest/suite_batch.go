@@ -312,7 +312,9 @@ var batchCases = []testCase{
 			t.Fatal(err)
 		}
 		e.mustClaim(held, nil)
-		m := func(k string, fp []byte) guard.Message { return guard.Message{Consumer: e.consumer, Key: k, Fingerprint: fp} }
+		m := func(k string, fp []byte) guard.Message {
+			return guard.Message{Consumer: e.consumer, Key: k, Fingerprint: fp}
+		}
 		msgs := []guard.Message{m(done, fpA), m(held, nil), m(fresh, fpA), m(fresh, fpA), m(fresh, fpB), m("", nil)}
 		res := e.b.Store.ClaimBatch(e.ctx, msgs)
 		if len(res) != len(msgs) {

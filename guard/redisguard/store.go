@@ -22,7 +22,7 @@ type Store struct {
 	client redis.UniversalClient
 	cfg    guard.Config
 	place  placement
-	cmds   *commandTable           // shared by the WithHashTag views of a store
+	cmds   *commandTable              // shared by the WithHashTag views of a store
 	ids    *storekit.KeyIdentityCache // shared by the views of a store
 
 	// tag is the hash tag of a view made by WithHashTag; "" for the store.

@@ -16,8 +16,8 @@ import (
 	_ "modernc.org/sqlite" // the SQLite driver of the ledger's store
 
 	"github.com/idemkit/idem/guard"
-	"github.com/idemkit/idem/guard/internal/storekit"
 	"github.com/idemkit/idem/guard/internal/adapt"
+	"github.com/idemkit/idem/guard/internal/storekit"
 )
 
 // Scenario is a behaviour that every Kafka adapter shows on kfake.

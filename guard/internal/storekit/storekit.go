@@ -181,7 +181,9 @@ func ValidateConsumer(consumer string) error { return kit.ValidateConsumer(consu
 
 // ValidateResult checks a result a store is to keep: at most
 // guard.MaxResultLen bytes.
-func ValidateResult(consumer string, result []byte) error { return kit.ValidateResult(consumer, result) }
+func ValidateResult(consumer string, result []byte) error {
+	return kit.ValidateResult(consumer, result)
+}
 
 // CheckKeyIdentity compares the identity configured for consumer with the
 // identity record a store read (its state and result): nil when they agree,
