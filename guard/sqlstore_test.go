@@ -41,6 +41,12 @@ func TestBatchConformance(t *testing.T) {
 	}
 }
 
+func TestBatchFaults(t *testing.T) {
+	for _, h := range sqlHarnesses() {
+		t.Run(h.Name, func(t *testing.T) { guardtest.RunBatchFaults(t, h) })
+	}
+}
+
 func TestFaults(t *testing.T) {
 	for _, h := range sqlHarnesses() {
 		t.Run(h.Name, func(t *testing.T) { guardtest.RunFaults(t, h) })

@@ -26,6 +26,8 @@ func TestFaults(t *testing.T) { guardtest.RunFaults(t, harness()) }
 
 func TestBatchConformance(t *testing.T) { guardtest.RunBatch(t, harness()) }
 
+func TestBatchFaults(t *testing.T) { guardtest.RunBatchFaults(t, harness()) }
+
 func harness() guardtest.Harness {
 	return guardtest.Harness{
 		Name: "pgx",

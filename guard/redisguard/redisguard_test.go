@@ -263,6 +263,10 @@ func TestFaults(t *testing.T) {
 	forKinds(t, func(t *testing.T, k kind) { guardtest.RunFaults(t, harness(k)) })
 }
 
+func TestBatchFaults(t *testing.T) {
+	forKinds(t, func(t *testing.T, k kind) { guardtest.RunBatchFaults(t, harness(k)) })
+}
+
 func TestBatchConformance(t *testing.T) {
 	forKinds(t, func(t *testing.T, k kind) { guardtest.RunBatch(t, harness(k)) })
 }
