@@ -146,20 +146,56 @@ func uniqueViolation(err error) bool {
 // lock the existing one and carry out decideClaim's verdict on it. It returns
 // the verdict and the record it was made on.
 func (e *sqlEngine) claim(ctx context.Context, tx core.Execer, consumer, key string, h []byte, fp []byte, state State, owner string, lease time.Duration) (core.Verdict, *Record, error) {
+	insert, args := e.claimInsert(consumer, key, h, fp, state, owner, lease)
+	n, err := tx.Exec(ctx, insert, args...)
+	return e.claimed(ctx, tx, consumer, key, h, fp, state, owner, lease, n, err)
+}
+
+// beginClaim begins a transaction whose first statement is the claim of
+// key (see claim): with a backend that pipelines (core.ExecBeginner, pgx),
+// BEGIN and the claim's insert go in one round trip. On an error no
+// transaction is left open.
+func (e *sqlEngine) beginClaim(ctx context.Context, consumer, key string, h []byte, fp []byte, state State, owner string, lease time.Duration) (core.Tx, core.Verdict, *Record, error) {
+	insert, args := e.claimInsert(consumer, key, h, fp, state, owner, lease)
+	var (
+		tx  core.Tx
+		n   int64
+		err error
+	)
+	if pb, ok := e.b.(core.ExecBeginner); ok {
+		if tx, n, err = pb.BeginExec(ctx, insert, args...); tx == nil {
+			return nil, core.Verdict{}, nil, fmt.Errorf("guard: begin and claim %s: %w", consumer, err)
+		}
+	} else {
+		if tx, err = e.b.Begin(ctx); err != nil {
+			return nil, core.Verdict{}, nil, fmt.Errorf("guard: begin: %w", err)
+		}
+		n, err = tx.Exec(ctx, insert, args...)
+	}
+	v, rec, err := e.claimed(ctx, tx, consumer, key, h, fp, state, owner, lease, n, err)
+	if err != nil {
+		tx.Rollback(context.WithoutCancel(ctx))
+		return nil, core.Verdict{}, nil, err
+	}
+	return tx, v, rec, nil
+}
+
+// claimInsert is the claim's insert of a fresh record, and its arguments.
+func (e *sqlEngine) claimInsert(consumer, key string, h []byte, fp []byte, state State, owner string, lease time.Duration) (string, []any) {
 	kt := keyText(key)
 	var fpArg any
 	if stored := StoredFingerprint(fp); stored != nil {
 		fpArg = stored
 	}
-	var args []any
-	insert := e.q.insertDone
 	if state == StatePending {
-		insert = e.q.insertPending
-		args = []any{consumer, h, kt, string(state), fpArg, owner, us(lease), us(e.cfg.Retention)}
-	} else {
-		args = []any{consumer, h, kt, string(state), fpArg, owner, us(e.cfg.Retention)}
+		return e.q.insertPending, []any{consumer, h, kt, string(state), fpArg, owner, us(lease), us(e.cfg.Retention)}
 	}
-	n, err := tx.Exec(ctx, insert, args...)
+	return e.q.insertDone, []any{consumer, h, kt, string(state), fpArg, owner, us(e.cfg.Retention)}
+}
+
+// claimed goes on with a claim whose insert affected n rows (or failed with
+// err): a fresh record, or the existing one locked and decided.
+func (e *sqlEngine) claimed(ctx context.Context, tx core.Execer, consumer, key string, h []byte, fp []byte, state State, owner string, lease time.Duration, n int64, err error) (core.Verdict, *Record, error) {
 	switch {
 	case err == nil && n == 1:
 		return core.Verdict{Action: core.ActInsert}, nil, nil
@@ -341,9 +377,9 @@ func (e *sqlEngine) transact(ctx context.Context, consumer, key string, h, fp []
 	begun := time.Now() // for Event.Claim of a refusal
 	err = e.retry(ctx, consumer, key, func() error {
 		out, refused = 0, false
-		tx, err := e.b.Begin(ctx)
+		tx, v, rec, err := e.beginClaim(ctx, consumer, key, h, fp, state, "", 0)
 		if err != nil {
-			return fmt.Errorf("guard: begin: %w", err)
+			return err
 		}
 		committed := false
 		defer func() {
@@ -357,10 +393,6 @@ func (e *sqlEngine) transact(ctx context.Context, consumer, key string, h, fp []
 			}
 			committed = true
 			return nil
-		}
-		v, rec, err := e.claim(ctx, tx, consumer, key, h, fp, state, "", 0)
-		if err != nil {
-			return err
 		}
 		if !v.Action.Acquires() {
 			if v.Action == core.ActMarkUncertain { // the claim turned an expired at-most-once lease uncertain: keep that
@@ -402,17 +434,15 @@ func (e *sqlEngine) Claim(ctx context.Context, consumer, key string, fp []byte) 
 		rec *Record
 	)
 	err := e.retry(ctx, consumer, key, func() error {
-		tx, err := e.b.Begin(ctx)
+		tx, cv, crec, err := e.beginClaim(ctx, consumer, key, h[:], fp, StatePending, owner, e.cfg.Lease)
 		if err != nil {
-			return fmt.Errorf("guard: begin: %w", err)
+			return err
 		}
-		v, rec, err = e.claim(ctx, tx, consumer, key, h[:], fp, StatePending, owner, e.cfg.Lease)
-		if err == nil {
-			if v.Action.Acquires() || v.Action == core.ActMarkUncertain {
-				err = tx.Commit(ctx)
-			} else {
-				err = tx.Rollback(ctx)
-			}
+		v, rec = cv, crec
+		if v.Action.Acquires() || v.Action == core.ActMarkUncertain {
+			err = tx.Commit(ctx)
+		} else {
+			err = tx.Rollback(ctx)
 		}
 		if err != nil {
 			tx.Rollback(context.WithoutCancel(ctx))

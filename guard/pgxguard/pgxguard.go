@@ -38,12 +38,19 @@ var _ guard.Store = (*Store)(nil)
 
 // New returns a store keeping its dedup records in db (PostgreSQL). The table
 // (guard.WithTable, default idem_keys) must exist: apply idemgen's
-// migrations, or call CreateTable.
+// migrations, or call CreateTable. When db sends pgx batches (a
+// *pgxpool.Pool or a *pgx.Conn does) the store sends BEGIN and a claim in
+// one round trip (pgx.Batch.BeginTx); with any other DB it begins through
+// BeginTx, one round trip more per message.
 func New(db DB, opts ...guard.Option) (*Store, error) {
 	if db == nil {
 		return nil, errors.New("pgxguard: New: nil DB")
 	}
-	e, err := storekit.NewSQLEngine(backend{db}, guard.Postgres, opts...)
+	var b storekit.Backend = backend{db}
+	if bs, ok := db.(batchSender); ok {
+		b = pipelined{backend{db}, bs}
+	}
+	e, err := storekit.NewSQLEngine(b, guard.Postgres, opts...)
 	if err != nil {
 		return nil, err
 	}
