@@ -287,7 +287,9 @@ func TestDoPipelinesBeginAndClaim(t *testing.T) {
 // noBatches hides a pool's SendBatch.
 type noBatches struct{ p *pgxpool.Pool }
 
-func (n noBatches) BeginTx(ctx context.Context, o pgx.TxOptions) (pgx.Tx, error) { return n.p.BeginTx(ctx, o) }
+func (n noBatches) BeginTx(ctx context.Context, o pgx.TxOptions) (pgx.Tx, error) {
+	return n.p.BeginTx(ctx, o)
+}
 func (n noBatches) Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
 	return n.p.Exec(ctx, sql, args...)
 }
