@@ -29,7 +29,7 @@ func testConfig(t *testing.T) *config {
 		crashRate: 0.1,
 		workers:   3,
 		seed:      7,
-		timeout:   45 * time.Second,
+		timeout:   5 * time.Minute,
 		ackWait:   time.Second,
 		logger:    slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelError})),
 	}

@@ -202,6 +202,9 @@ type HashCmdable interface {
 }
 
 type ListCmdable interface {
+	BLPop(ctx context.Context, timeout time.Duration, keys ...string) *StringSliceCmd
+	BLMPop(ctx context.Context, timeout time.Duration, direction string, count int64, keys ...string) *KeyValuesCmd
+	BRPop(ctx context.Context, timeout time.Duration, keys ...string) *StringSliceCmd
 	BLMove(ctx context.Context, source string, destination string, srcpos string, destpos string, timeout time.Duration) *StringCmd
 	LInsert(ctx context.Context, key string, op string, pivot interface{}, value interface{}) *IntCmd
 	LInsertAfter(ctx context.Context, key string, pivot interface{}, value interface{}) *IntCmd
@@ -412,6 +415,18 @@ func (c cmdable) LMove(ctx context.Context, source string, destination string, s
 	return nil
 }
 
+func (c cmdable) BLPop(ctx context.Context, timeout time.Duration, keys ...string) *StringSliceCmd {
+	return nil
+}
+
+func (c cmdable) BLMPop(ctx context.Context, timeout time.Duration, direction string, count int64, keys ...string) *KeyValuesCmd {
+	return nil
+}
+
+func (c cmdable) BRPop(ctx context.Context, timeout time.Duration, keys ...string) *StringSliceCmd {
+	return nil
+}
+
 func (c cmdable) BLMove(ctx context.Context, source string, destination string, srcpos string, destpos string, timeout time.Duration) *StringCmd {
 	return nil
 }
@@ -551,6 +566,26 @@ func (cmd *FloatCmd) Val() float64 { return 0 }
 func (cmd *FloatCmd) Result() (float64, error) { return 0, nil }
 
 func (cmd *FloatCmd) String() string { return "" }
+
+type StringSliceCmd struct {
+	baseCmd
+}
+
+func (cmd *StringSliceCmd) Val() []string { return nil }
+
+func (cmd *StringSliceCmd) Result() ([]string, error) { return nil, nil }
+
+func (cmd *StringSliceCmd) String() string { return "" }
+
+type KeyValuesCmd struct {
+	baseCmd
+}
+
+func (cmd *KeyValuesCmd) Val() (string, []string) { return "", nil }
+
+func (cmd *KeyValuesCmd) Result() (string, []string, error) { return "", nil, nil }
+
+func (cmd *KeyValuesCmd) String() string { return "" }
 
 type XStreamSliceCmd struct {
 	baseCmd

@@ -1,0 +1,50 @@
+// Package river is a stub of github.com/riverqueue/river@v0.51.2 for analyzer tests: signatures mirror the real API.
+//
+// Checked against the real package's type information; bodies return zero values.
+package river
+
+import (
+	"context"
+	"time"
+
+	"github.com/riverqueue/river/rivertype"
+)
+
+type JobArgs interface {
+	Kind() string
+}
+
+type Job[T JobArgs] struct {
+	*rivertype.JobRow
+
+	Args T
+}
+
+type Worker[T JobArgs] interface {
+	Middleware(job *rivertype.JobRow) []rivertype.WorkerMiddleware
+
+	NextRetry(job *Job[T]) time.Time
+
+	Timeout(job *Job[T]) time.Duration
+
+	Work(ctx context.Context, job *Job[T]) error
+}
+
+type WorkerDefaults[T JobArgs] struct{}
+
+func (w WorkerDefaults[T]) Middleware(*rivertype.JobRow) []rivertype.WorkerMiddleware { return nil }
+
+func (w WorkerDefaults[T]) NextRetry(*Job[T]) time.Time { return time.Time{} }
+
+func (w WorkerDefaults[T]) Timeout(*Job[T]) time.Duration { return 0 }
+
+type Workers struct {
+}
+
+func NewWorkers() *Workers { return nil }
+
+func AddWorker[T JobArgs](workers *Workers, worker Worker[T]) {}
+
+func AddWorkerSafely[T JobArgs](workers *Workers, worker Worker[T]) error { return nil }
+
+func WorkFunc[T JobArgs](f func(context.Context, *Job[T]) error) Worker[T] { return nil }

@@ -1,0 +1,72 @@
+// Package redislist: Redis lists as job queues (go-redis v9). A blocking
+// pop returns the next job; RPOPLPUSH/LMOVE to a processing list stay
+// effects of their own.
+package redislist
+
+import (
+	"context"
+	"database/sql"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"shop"
+)
+
+func worker(ctx context.Context, rdb *redis.Client, db *sql.DB) error {
+	for {
+		kv, err := rdb.BRPop(ctx, time.Second, "jobs").Result()
+		if err != nil {
+			continue
+		}
+		o, _ := shop.Decode([]byte(kv[1]))
+		shop.AddPoints(ctx, db, o.User, o.Qty) // want `effect shop.AddPoints .* in handler worker is not guarded by a dedup check`
+	}
+}
+
+func leftWorker(ctx context.Context, rdb *redis.Client, db *sql.DB) error {
+	for {
+		kv, err := rdb.BLPop(ctx, 0, "jobs").Result()
+		if err != nil {
+			return err
+		}
+		o, _ := shop.Decode([]byte(kv[1]))
+		if err := shop.SendSMS(ctx, o.Phone, "hi"); err != nil { // want `IDEM001`
+			rdb.RPush(ctx, "jobs", kv[1]) // want `IDEM001`
+		}
+	}
+}
+
+func batchWorker(ctx context.Context, rdb *redis.Client, db *sql.DB) error {
+	for {
+		_, jobs, err := rdb.BLMPop(ctx, time.Second, "left", 10, "jobs").Result()
+		if err != nil {
+			continue
+		}
+		for _, j := range jobs {
+			if err := handle(ctx, db, j); err != nil {
+				continue
+			}
+		}
+	}
+}
+
+func handle(ctx context.Context, db *sql.DB, job string) error {
+	o, err := shop.Decode([]byte(job))
+	if err != nil {
+		return nil
+	}
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	fresh, err := shop.Claim(ctx, tx, "stock", o.ID)
+	if err != nil || !fresh {
+		return err
+	}
+	if err := shop.DeductStock(ctx, tx, o.SKU, o.Qty); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
