@@ -13,6 +13,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/idemkit/idem/guard"
 	"github.com/idemkit/idem/guard/internal/storekit"
@@ -38,16 +39,20 @@ var _ guard.Store = (*Store)(nil)
 
 // New returns a store keeping its dedup records in db (PostgreSQL). The table
 // (guard.WithTable, default idem_keys) must exist: apply idemgen's
-// migrations, or call CreateTable. When db sends pgx batches (a
-// *pgxpool.Pool or a *pgx.Conn does) the store sends BEGIN and a claim in
-// one round trip (pgx.Batch.BeginTx); with any other DB it begins through
-// BeginTx, one round trip more per message.
+// migrations, or call CreateTable. When db is a *pgxpool.Pool or a
+// *pgx.Conn, the store sends BEGIN and a claim in one round trip
+// (pgx.Batch.BeginTx); any other DB (a wrapper of its own, whose batches
+// might not begin the transaction) begins through BeginTx, one round trip
+// more per message.
 func New(db DB, opts ...guard.Option) (*Store, error) {
 	if db == nil {
 		return nil, errors.New("pgxguard: New: nil DB")
 	}
 	var b storekit.Backend = backend{db}
-	if bs, ok := db.(batchSender); ok {
+	switch bs := db.(type) {
+	case *pgxpool.Pool:
+		b = pipelined{backend{db}, bs}
+	case *pgx.Conn:
 		b = pipelined{backend{db}, bs}
 	}
 	e, err := storekit.NewSQLEngine(b, guard.Postgres, opts...)

@@ -1,9 +1,9 @@
 package pgxguard
 
 import (
+	"cmp"
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/jackc/pgx/v5"
 
@@ -12,22 +12,22 @@ import (
 
 // Pipelining. A claim is a transaction's first statement, so Do and Claim
 // would wait for BEGIN's answer before sending it: one round trip that
-// carries nothing. When the DB can send batches (*pgxpool.Pool and
-// *pgx.Conn can), the store queues BEGIN ISOLATION LEVEL READ COMMITTED
-// with pgx.Batch.BeginTx and the claim's INSERT after it, and sends both in
-// one round trip; the batch's transaction (pgx.BatchResults.Tx, a pgx.Tx
-// like any other, holding its pooled connection until it ends) is the one
-// apply gets. Everything else of Do — READ COMMITTED, the retries of
-// serialization failures and deadlocks, the claim first — is unchanged. A
-// DB whose batches begin no transaction is used through BeginTx, one round
-// trip more per claim.
+// carries nothing. On a *pgxpool.Pool or a *pgx.Conn the store queues BEGIN
+// ISOLATION LEVEL READ COMMITTED with pgx.Batch.BeginTx and the claim's
+// INSERT after it, and sends both in one round trip; the batch's
+// transaction (pgx.BatchResults.Tx, a pgx.Tx like any other, holding its
+// pooled connection until it ends) is the one apply gets. Everything else
+// of Do — READ COMMITTED, the retries of serialization failures and
+// deadlocks, the claim first — is unchanged. Another DB is used through
+// BeginTx: a wrapper's batches might run BEGIN without handing back the
+// transaction, which would leave its connection inside it.
 
-// batchSender is a DB that sends pgx batches.
+// batchSender sends pgx batches whose BeginTx begins a transaction.
 type batchSender interface {
 	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
 }
 
-// pipelined is the backend of a store whose DB sends batches.
+// pipelined is the backend of a store on a *pgxpool.Pool or a *pgx.Conn.
 type pipelined struct {
 	backend
 	s batchSender
@@ -41,39 +41,15 @@ func (b pipelined) BeginExec(ctx context.Context, query string, args ...any) (st
 	batch.Queue(query, args...)
 	br := b.s.SendBatch(ctx, batch)
 	tx := br.Tx()
-	if tx == nil { // a DB whose batches cannot begin a transaction
-		br.Close()
-		return b.beginThenExec(ctx, query, args...)
+	if tx == nil { // not a pgx batch that begins: never for Pool and Conn
+		return nil, 0, errors.Join(errors.New("pgxguard: the batch began no transaction"), br.Close())
 	}
 	_, berr := br.Exec()
 	tag, qerr := br.Exec()
 	cerr := br.Close()
-	if err := errors.Join(berr, qerr, cerr); err != nil {
+	if err := cmp.Or(berr, qerr, cerr); err != nil {
 		tx.Rollback(context.WithoutCancel(ctx)) // ErrTxClosed when BEGIN failed
-		return nil, 0, firstErr(berr, qerr, cerr)
-	}
-	return txn{tx}, tag.RowsAffected(), nil
-}
-
-// beginThenExec begins and runs query in two round trips.
-func (b pipelined) beginThenExec(ctx context.Context, query string, args ...any) (storekit.Tx, int64, error) {
-	tx, err := b.Begin(ctx)
-	if err != nil {
-		return nil, 0, fmt.Errorf("begin: %w", err)
-	}
-	n, err := tx.Exec(ctx, query, args...)
-	if err != nil {
-		tx.Rollback(context.WithoutCancel(ctx))
 		return nil, 0, err
 	}
-	return tx, n, nil
-}
-
-func firstErr(errs ...error) error {
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return txn{tx}, tag.RowsAffected(), nil
 }
