@@ -37,7 +37,14 @@
 //     redis.Pipeliner (effect redis), *guard.Lease (effect external);
 //   - DeductInventoryHandler with NewDeductInventoryHandler, Handle (decode a
 //     JSON body, then HandleMessage) and HandleMessage (key, fingerprint,
-//     then the store's Do — or Run for external effects).
+//     then the store's Do — or Run for external effects);
+//   - for batches, HandleBatch (decode each body, then HandleMessages) and
+//     HandleMessages (one store DoBatch — or RunBatch — for the whole
+//     batch), each answering one guard.Result per message, in order;
+//     HandleBatch makes the handler a guard.BatchHandler for the broker
+//     adapters' batch consumption. An external effect with a hash tag is
+//     handled one message at a time (RunBatch places no record under a
+//     hash tag).
 //
 // The file handlers_idem.go (HandlersFile) holds what the package's
 // consumers share:

@@ -30,6 +30,9 @@ func (g *consumerGen) handlerFile() ([]byte, error) {
 	g.constructor(f)
 	g.handle(f)
 	g.handleMessage(f)
+	g.handleBatch(f)
+	g.handleMessages(f)
+	g.batchMessage(f)
 	return render(f)
 }
 
@@ -390,10 +393,8 @@ func (g *consumerGen) requiredText(name string) string {
 }
 
 func (g *consumerGen) handle(f *jen.File) {
-	fail := []jen.Code{jen.Lit(0)}
-	body := []jen.Code{
-		jen.If(jen.Id("h").Dot("err").Op("!=").Nil()).Block(jen.Return(jen.Lit(0), jen.Id("h").Dot("err"))),
-	}
+	fail := []jen.Code{jen.Nil()}
+	var body []jen.Code
 	decodeErr := func(target jen.Code) *jen.Statement {
 		return jen.If(
 			jen.Err().Op(":=").Qual("encoding/json", "Unmarshal").Call(jen.Id("body"), target),
@@ -439,13 +440,13 @@ func (g *consumerGen) handle(f *jen.File) {
 			}
 		}
 		if len(uuids) == 0 {
-			body = append(body, jen.Return(jen.Id("h").Dot("HandleMessage").Call(jen.Id("ctx"), jen.Op("&").Id(g.t).Values(values))))
+			body = append(body, jen.Return(jen.Op("&").Id(g.t).Values(values), jen.Nil()))
 		} else {
 			// uuid fields in canonical (lowercase) form, so that apply sees
 			// them as the key and the hash tag have them.
 			body = append(body, jen.Id("m").Op(":=").Op("&").Id(g.t).Values(values))
 			body = append(body, uuids...)
-			body = append(body, jen.Return(jen.Id("h").Dot("HandleMessage").Call(jen.Id("ctx"), jen.Id("m"))))
+			body = append(body, jen.Return(jen.Id("m"), jen.Nil()))
 		}
 	} else {
 		// The message type decodes as the producer's code expects; a second
@@ -474,7 +475,7 @@ func (g *consumerGen) handle(f *jen.File) {
 			body = append(body, jen.If(jen.Id("present").Dot(goNames[i]).Op("==").Nil()).Block(
 				g.invalid(fail, verbatim(g.requiredText(fl.Name))+" is missing")))
 		}
-		body = append(body, jen.Return(jen.Id("h").Dot("HandleMessage").Call(jen.Id("ctx"), jen.Op("&").Id("m"))))
+		body = append(body, jen.Return(jen.Op("&").Id("m"), jen.Nil()))
 	}
 	var names []string
 	for _, fl := range required {
@@ -493,14 +494,21 @@ func (g *consumerGen) handle(f *jen.File) {
 	f.Func().Params(jen.Id("h").Op("*").Id(g.t+"Handler")).Id("Handle").Params(
 		jen.Id("ctx").Qual("context", "Context"),
 		jen.Id("body").Index().Byte(),
-	).Params(jen.Qual(guardPkg, "Outcome"), jen.Error()).Block(body...)
+	).Params(jen.Qual(guardPkg, "Outcome"), jen.Error()).Block(
+		jen.If(jen.Id("h").Dot("err").Op("!=").Nil()).Block(jen.Return(jen.Lit(0), jen.Id("h").Dot("err"))),
+		jen.List(jen.Id("m"), jen.Err()).Op(":=").Id("decode"+g.t).Call(jen.Id("body")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Lit(0), jen.Err())),
+		jen.Return(jen.Id("h").Dot("HandleMessage").Call(jen.Id("ctx"), jen.Id("m"))),
+	)
+	f.Line()
+	f.Comment(fmt.Sprintf("decode%s decodes body as Handle does.", g.t))
+	f.Func().Id("decode"+g.t).Params(jen.Id("body").Index().Byte()).Params(jen.Op("*").Add(g.msgType()), jen.Error()).Block(body...)
 	f.Line()
 }
 
 // hashTag returns the statements that check the hash tag of m and the
 // expression of its value.
-func (g *consumerGen) hashTag() ([]jen.Code, *jen.Statement) {
-	fail := []jen.Code{jen.Lit(0)}
+func (g *consumerGen) hashTag(fail []jen.Code) ([]jen.Code, *jen.Statement) {
 	fl := g.field(g.c.HashTag)
 	v := g.sel("m", fl)
 	switch fl.Type {
@@ -555,7 +563,7 @@ func (g *consumerGen) handleMessage(f *jen.File) {
 	}
 	tagDoc := ""
 	if g.c.HashTag != "" {
-		checks, tag := g.hashTag()
+		checks, tag := g.hashTag(fail)
 		body = append(body, checks...)
 		args = append(args, jen.Qual(redisguardPkg, "HashTag").Call(tag))
 		fl := g.field(g.c.HashTag)
@@ -589,4 +597,152 @@ func (g *consumerGen) handleMessage(f *jen.File) {
 		jen.Id("ctx").Qual("context", "Context"),
 		jen.Id("m").Op("*").Add(g.msgType()),
 	).Params(jen.Qual(guardPkg, "Outcome"), jen.Error()).Block(body...)
+}
+
+// batched reports whether the handler's batches go to the store in one
+// call: every effect but an external one with a hash tag (RunBatch places
+// no record under a hash tag).
+func (g *consumerGen) batched() bool {
+	return !(g.c.Effect == spec.EffectExternal && g.c.HashTag != "")
+}
+
+// batchMessageType is the type of one message of the store's batch call.
+func (g *consumerGen) batchMessageType() *jen.Statement {
+	switch g.c.Effect {
+	case spec.EffectRedis:
+		return jen.Qual(redisguardPkg, "Message")
+	case spec.EffectExternal:
+		return jen.Qual(guardPkg, "LeaseMessage")
+	}
+	_, tx := g.effectParam()
+	return jen.Qual(guardPkg, "TxMessage").Types(tx)
+}
+
+// handleBatch writes HandleBatch: decode each body as Handle does, then
+// HandleMessages.
+func (g *consumerGen) handleBatch(f *jen.File) {
+	fileDoc(f, fmt.Sprintf("HandleBatch decodes each of bodies, JSON messages of the %s consumer, as Handle does, and handles the batch with HandleMessages: it returns one guard.Result per body, in order, each what Handle would have answered for it alone. A body that does not decode gets its guard.ErrInvalidMessage and the others go on. HandleBatch makes the handler a guard.BatchHandler, which the broker adapters call when batching is on.", g.c.Name))
+	f.Func().Params(jen.Id("h").Op("*").Id(g.t+"Handler")).Id("HandleBatch").Params(
+		jen.Id("ctx").Qual("context", "Context"),
+		jen.Id("bodies").Index().Index().Byte(),
+	).Index().Qual(guardPkg, "Result").Block(
+		jen.Id("res").Op(":=").Make(jen.Index().Qual(guardPkg, "Result"), jen.Len(jen.Id("bodies"))),
+		jen.If(jen.Id("h").Dot("err").Op("!=").Nil()).Block(
+			jen.For(jen.Id("i").Op(":=").Range().Id("res")).Block(jen.Id("res").Index(jen.Id("i")).Dot("Err").Op("=").Id("h").Dot("err")),
+			jen.Return(jen.Id("res")),
+		),
+		jen.Id("msgs").Op(":=").Make(jen.Index().Op("*").Add(g.msgType()), jen.Lit(0), jen.Len(jen.Id("bodies"))),
+		jen.Id("idx").Op(":=").Make(jen.Index().Int(), jen.Lit(0), jen.Len(jen.Id("bodies"))),
+		jen.For(jen.List(jen.Id("i"), jen.Id("body")).Op(":=").Range().Id("bodies")).Block(
+			jen.List(jen.Id("m"), jen.Err()).Op(":=").Id("decode"+g.t).Call(jen.Id("body")),
+			jen.If(jen.Err().Op("!=").Nil()).Block(
+				jen.Id("res").Index(jen.Id("i")).Dot("Err").Op("=").Err(),
+				jen.Continue(),
+			),
+			jen.Id("msgs").Op("=").Append(jen.Id("msgs"), jen.Id("m")),
+			jen.Id("idx").Op("=").Append(jen.Id("idx"), jen.Id("i")),
+		),
+		jen.For(jen.List(jen.Id("j"), jen.Id("r")).Op(":=").Range().Id("h").Dot("HandleMessages").Call(jen.Id("ctx"), jen.Id("msgs"))).Block(
+			jen.Id("res").Index(jen.Id("idx").Index(jen.Id("j"))).Op("=").Id("r"),
+		),
+		jen.Return(jen.Id("res")),
+	)
+	f.Line()
+}
+
+// handleMessages writes HandleMessages: one batch call of the store.
+func (g *consumerGen) handleMessages(f *jen.File) {
+	method := "DoBatch"
+	if g.c.Effect == spec.EffectExternal {
+		method = "RunBatch"
+	}
+	var how string
+	switch {
+	case !g.batched():
+		how = "one message at a time with HandleMessage: the store's RunBatch places no record under a hash tag"
+	case g.c.Effect == spec.EffectExternal:
+		how = "with one claim of every key (store.RunBatch), then each effect under its own lease"
+	case g.c.Effect == spec.EffectRedis:
+		how = "in one batch (store.DoBatch): the records read in one round trip, the effects queued and sent with their records in one MULTI/EXEC per hash slot"
+	default:
+		how = "in one batch (store.DoBatch): every key claimed with one statement and the effects run in one transaction, committed once"
+	}
+	fileDoc(f, fmt.Sprintf("HandleMessages runs the effects of msgs %s. It returns one guard.Result per message, in order, each what HandleMessage would have answered for it alone: a key seen twice in msgs is applied once, the later copy answered guard.Duplicate (or guard.ErrKeyConflict for another fingerprint); a message whose effect fails or is rejected gets its error and does not undo the others; apply may run more than once for a message, its effect committing at most once. A nil message, or a key field without a valid value, is guard.ErrInvalidMessage for that message alone.", how))
+	var body []jen.Code
+	body = append(body,
+		jen.Id("res").Op(":=").Make(jen.Index().Qual(guardPkg, "Result"), jen.Len(jen.Id("msgs"))),
+		jen.If(jen.Id("h").Dot("err").Op("!=").Nil()).Block(
+			jen.For(jen.Id("i").Op(":=").Range().Id("res")).Block(jen.Id("res").Index(jen.Id("i")).Dot("Err").Op("=").Id("h").Dot("err")),
+			jen.Return(jen.Id("res")),
+		),
+	)
+	if !g.batched() {
+		body = append(body,
+			jen.For(jen.List(jen.Id("i"), jen.Id("m")).Op(":=").Range().Id("msgs")).Block(
+				jen.List(jen.Id("res").Index(jen.Id("i")).Dot("Outcome"), jen.Id("res").Index(jen.Id("i")).Dot("Err")).Op("=").Id("h").Dot("HandleMessage").Call(jen.Id("ctx"), jen.Id("m")),
+			),
+			jen.Return(jen.Id("res")),
+		)
+	} else {
+		body = append(body,
+			jen.Id("batch").Op(":=").Make(jen.Index().Add(g.batchMessageType()), jen.Lit(0), jen.Len(jen.Id("msgs"))),
+			jen.Id("idx").Op(":=").Make(jen.Index().Int(), jen.Lit(0), jen.Len(jen.Id("msgs"))),
+			jen.For(jen.List(jen.Id("i"), jen.Id("m")).Op(":=").Range().Id("msgs")).Block(
+				jen.List(jen.Id("bm"), jen.Err()).Op(":=").Id("h").Dot("batchMessage").Call(jen.Id("m")),
+				jen.If(jen.Err().Op("!=").Nil()).Block(
+					jen.Id("res").Index(jen.Id("i")).Dot("Err").Op("=").Err(),
+					jen.Continue(),
+				),
+				jen.Id("batch").Op("=").Append(jen.Id("batch"), jen.Id("bm")),
+				jen.Id("idx").Op("=").Append(jen.Id("idx"), jen.Id("i")),
+			),
+			jen.For(jen.List(jen.Id("j"), jen.Id("r")).Op(":=").Range().Id("h").Dot("store").Dot(method).Call(jen.Id("ctx"), jen.Id("batch"))).Block(
+				jen.Id("res").Index(jen.Id("idx").Index(jen.Id("j"))).Op("=").Id("r"),
+			),
+			jen.Return(jen.Id("res")),
+		)
+	}
+	f.Func().Params(jen.Id("h").Op("*").Id(g.t+"Handler")).Id("HandleMessages").Params(
+		jen.Id("ctx").Qual("context", "Context"),
+		jen.Id("msgs").Index().Op("*").Add(g.msgType()),
+	).Index().Qual(guardPkg, "Result").Block(body...)
+	f.Line()
+}
+
+// batchMessage writes the method that turns a message into one message of
+// the store's batch call, checking it as HandleMessage does.
+func (g *consumerGen) batchMessage(f *jen.File) {
+	if !g.batched() {
+		return
+	}
+	fail := []jen.Code{g.batchMessageType().Values()}
+	param, paramType := g.effectParam()
+	body := []jen.Code{
+		jen.If(jen.Id("m").Op("==").Nil()).Block(g.invalid(fail, "nil message")),
+		jen.List(jen.Id("key"), jen.Err()).Op(":=").Add(g.callKey()),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(append(fail, jen.Err())...)),
+	}
+	values := jen.Dict{
+		jen.Id("Consumer"):    jen.Id(g.t + "Consumer"),
+		jen.Id("Key"):         jen.Id("key"),
+		jen.Id("Fingerprint"): g.callFingerprint(),
+		jen.Id("Apply"): jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id(param).Add(paramType)).Error().Block(
+			jen.Return(jen.Id("h").Dot("apply").Call(jen.Id("ctx"), jen.Id(param), jen.Id("m"))),
+		),
+	}
+	if g.c.HashTag != "" {
+		checks, tag := g.hashTag(fail)
+		body = append(body, checks...)
+		values[jen.Id("HashTag")] = tag
+		if !slices.Contains(g.c.Key, g.c.HashTag) {
+			values[jen.Id("PinHashTag")] = jen.True()
+		}
+	}
+	body = append(body, jen.Return(g.batchMessageType().Values(values), jen.Nil()))
+	f.Comment("batchMessage is m as one message of the store's batch call, checked as")
+	f.Comment("HandleMessage checks it.")
+	f.Func().Params(jen.Id("h").Op("*").Id(g.t+"Handler")).Id("batchMessage").Params(
+		jen.Id("m").Op("*").Add(g.msgType()),
+	).Params(g.batchMessageType(), jen.Error()).Block(body...)
+	f.Line()
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Dialect selects the SQL of a store and of the dedup table's migrations.
@@ -169,6 +170,13 @@ type queries struct {
 	purge                       string // args: the identity record's key hash, batch
 	insertIdentity              string // args: consumer, key hash, identity
 	insertIsConflictFree        bool   // false: a unique violation means conflict (MySQL)
+
+	// batches (sqlbatch.go)
+	dialect                    Dialect
+	table                      string
+	batchSelect                string   // the record's columns after consumer and key_hash, FROM the table
+	batchInsertPG, batchReadPG string   // PostgreSQL's, from arrays
+	mysqlReads                 sync.Map // MySQL's locked reads by key count
 }
 
 // sqlDialect holds the dialect's expressions for the database clock.
@@ -226,8 +234,9 @@ func newQueries(d Dialect, table string) (*queries, error) {
 	}
 	us := func(col string) string { return fmt.Sprintf(sd.micros, col) }
 	expired := fmt.Sprintf("expires_at <= %s AND NOT (state = 'pending' AND lease_until IS NOT NULL AND lease_until > %s)", sd.now, sd.now)
-	sel := `SELECT state, fingerprint, owner, result, ` + us("lease_until") + `, ` + us("expires_at") + `, ` +
-		us("created_at") + `, ` + sd.nowMicros + `, key_text FROM {{T}} WHERE consumer = ? AND key_hash = ?`
+	cols := `state, fingerprint, owner, result, ` + us("lease_until") + `, ` + us("expires_at") + `, ` +
+		us("created_at") + `, ` + sd.nowMicros + `, key_text`
+	sel := `SELECT ` + cols + ` FROM {{T}} WHERE consumer = ? AND key_hash = ?`
 	insert := func(lease string) string {
 		return `INSERT INTO {{T}} (consumer, key_hash, key_text, state, fingerprint, owner, lease_until, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ` +
 			lease + `, ` + sd.now + `, ` + sd.plus + `)` + sd.onConflict
@@ -255,6 +264,17 @@ func newQueries(d Dialect, table string) (*queries, error) {
 		insertIdentity: `INSERT INTO {{T}} (consumer, key_hash, key_text, state, result, created_at, expires_at) VALUES (?, ?, '', 'done', ?, ` +
 			sd.now + `, ` + sd.forever + `)` + sd.onConflict,
 		insertIsConflictFree: sd.onConflict != "",
+	}
+	q.dialect, q.table = d, table
+	q.batchSelect = `SELECT consumer, key_hash, ` + cols + ` FROM ` + table
+	if d == Postgres {
+		q.batchInsertPG = `INSERT INTO ` + table + ` (consumer, key_hash, key_text, state, fingerprint, owner, lease_until, created_at, expires_at)
+SELECT u.c, u.h, u.k, u.s, u.f, u.o, CASE WHEN u.s = 'pending' THEN clock_timestamp() + $7::int8 * interval '1 microsecond' END,
+       clock_timestamp(), clock_timestamp() + $8::int8 * interval '1 microsecond'
+FROM unnest($1::text[], $2::bytea[], $3::text[], $4::text[], $5::bytea[], $6::text[]) AS u(c, h, k, s, f, o)
+ON CONFLICT (consumer, key_hash) DO NOTHING RETURNING consumer, key_hash`
+		q.batchReadPG = `SELECT t.consumer, t.key_hash, ` + cols + ` FROM ` + table + ` t
+JOIN unnest($1::text[], $2::bytea[]) AS u(c, h) ON t.consumer = u.c AND t.key_hash = u.h FOR UPDATE OF t`
 	}
 	for _, p := range []*string{&q.insertDone, &q.insertPending, &q.selectLocked, &q.selectPlain, &q.reclaimDone,
 		&q.reclaimPending, &q.takeover, &q.setState, &q.resolve, &q.settle, &q.release, &q.extend, &q.forget, &q.purge, &q.insertIdentity} {

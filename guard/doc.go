@@ -14,7 +14,7 @@
 //	store, err := pgxguard.New(pool)                     // PostgreSQL through pgx v5
 //	store, err := redisguard.New(client)                 // Redis, single node or cluster
 //
-// All stores share one state table (DecideClaim) and satisfy Store. Records
+// All stores share one state table (decideClaim) and satisfy Store. Records
 // live in one table (default idem_keys; idemgen writes its migrations, and
 // CreateTableSQL holds its DDL) or, on Redis, one hash per key.
 //
@@ -84,6 +84,22 @@
 // Fingerprints are stored as 67-byte digests (StoredFingerprint) whatever
 // their length; records written by older versions, which kept the caller's
 // bytes, compare as they did.
+//
+// # Batches
+//
+// DoBatch, ClaimBatch and RunBatch take a whole batch of messages (a
+// JetStream fetch, a Kafka poll, an AMQP prefetch window) in one call: one
+// claim statement (or one pipelined Redis read) for every key, the effects
+// of DoBatch in one transaction committed once. Every message gets its own
+// Result, in order, the answer it would have had alone: a key seen twice in
+// a batch is claimed once and its later copy is a duplicate; a message whose
+// effect fails or is rejected gets its error and does not undo the others
+// (on SQL the batch is run again without it, so apply may run more than
+// once and commits at most once); a crash before DoBatch's commit leaves
+// nothing, after it every message is answered Duplicate on redelivery. A
+// BatchHandler (every generated handler) answers a batch of bodies, and the
+// broker adapters use it with their WithBatch option. See batch.go for the
+// details.
 //
 // # Errors
 //

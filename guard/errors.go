@@ -192,9 +192,9 @@ const MaxReasonLen = 64 << 10
 // Lease.SetResult) stores, in bytes.
 const MaxResultLen = 1 << 20
 
-// ReasonText is err's text as a store keeps it as a failure reason: cut to
-// MaxReasonLen bytes. Stores call it.
-func ReasonText(err error) []byte {
+// reasonText is err's text as a store keeps it as a failure reason: cut to
+// MaxReasonLen bytes.
+func reasonText(err error) []byte {
 	if err == nil {
 		return nil
 	}

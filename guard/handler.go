@@ -24,3 +24,14 @@ type HandlerFunc func(ctx context.Context, body []byte) (Outcome, error)
 func (f HandlerFunc) Handle(ctx context.Context, body []byte) (Outcome, error) {
 	return f(ctx, body)
 }
+
+// BatchHandler is a Handler that also handles a batch of bodies in one
+// call, answering one Result per body, in order: generated handlers do it
+// with one DoBatch or RunBatch. The broker adapters use HandleBatch when
+// batch consumption is on (their WithBatch option) and settle each message
+// by its own Result, as they would settle the answer of Handle; a handler
+// without HandleBatch is then called once per message.
+type BatchHandler interface {
+	Handler
+	HandleBatch(ctx context.Context, bodies [][]byte) []Result
+}

@@ -1,10 +1,6 @@
 package guard
 
-import (
-	"context"
-	"fmt"
-	"sync"
-)
+import "fmt"
 
 // Key identity records (WithKeyIdentity).
 //
@@ -30,77 +26,16 @@ import (
 // process. A refusal is not kept, so a fix takes effect on the next message.
 // Operators' methods (Inspect, Resolve, Forget, Purge) never check.
 
-// KeyIdentityCache keeps the key identities a store has checked; stores
-// share one with their With views. Applications do not use it.
-type KeyIdentityCache struct {
-	mu       sync.Mutex
-	ok       map[identityEntry]bool
-	inflight map[identityEntry]chan struct{}
-}
-
-type identityEntry struct{ scope, consumer, identity string }
-
-// NewKeyIdentityCache returns an empty cache.
-func NewKeyIdentityCache() *KeyIdentityCache {
-	return &KeyIdentityCache{ok: map[identityEntry]bool{}, inflight: map[identityEntry]chan struct{}{}}
-}
-
-// Check runs check unless identity was confirmed before for consumer in
-// scope (the store's table or prefix), and remembers a nil answer.
-// Concurrent first calls wait for one check instead of each running theirs.
-func (c *KeyIdentityCache) Check(ctx context.Context, scope, consumer, identity string, check func(ctx context.Context) error) error {
-	k := identityEntry{scope, consumer, identity}
-	for {
-		c.mu.Lock()
-		if c.ok[k] {
-			c.mu.Unlock()
-			return nil
-		}
-		if wait, busy := c.inflight[k]; busy {
-			c.mu.Unlock()
-			select {
-			case <-wait:
-				continue // confirmed (answer from the map) or failed (check again ourselves)
-			case <-ctx.Done():
-				return fmt.Errorf("guard: consumer %s: waiting for its key identity check: %w", consumer, ctx.Err())
-			}
-		}
-		done := make(chan struct{})
-		c.inflight[k] = done
-		c.mu.Unlock()
-		err := check(ctx)
-		c.mu.Lock()
-		delete(c.inflight, k)
-		if err == nil {
-			c.ok[k] = true
-		}
-		close(done)
-		c.mu.Unlock()
-		return err
-	}
-}
-
-// Forget drops what the cache knows of consumer in scope.
-func (c *KeyIdentityCache) Forget(scope, consumer string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for k := range c.ok {
-		if k.scope == scope && k.consumer == consumer {
-			delete(c.ok, k)
-		}
-	}
-}
-
 // IdentityRecordKey is the key whose record holds a consumer's key identity:
 // the empty key, which no claim may use.
 const IdentityRecordKey = ""
 
-// CheckKeyIdentity compares the identity configured for consumer with the
+// checkKeyIdentity compares the identity configured for consumer with the
 // record a store read: its state and result. It returns nil when they
 // agree, and a *KeyIdentityError (ErrKeyIdentityChanged) when they differ
 // or the record is not one the stores write (a state other than done, or no
-// identity). Stores call it.
-func CheckKeyIdentity(consumer, configured string, state State, recorded []byte) error {
+// identity).
+func checkKeyIdentity(consumer, configured string, state State, recorded []byte) error {
 	switch {
 	case state != StateDone:
 		return &KeyIdentityError{Consumer: consumer, Configured: configured, Recorded: string(recorded),

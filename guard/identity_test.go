@@ -9,11 +9,12 @@ import (
 	"testing"
 
 	"github.com/idemkit/idem/guard"
+	"github.com/idemkit/idem/guard/internal/storekit"
 )
 
 func TestKeyIdentityCache(t *testing.T) {
 	ctx := context.Background()
-	c := guard.NewKeyIdentityCache()
+	c := storekit.NewKeyIdentityCache()
 	var runs atomic.Int32
 	ok := func(context.Context) error { runs.Add(1); return nil }
 	failing := func(context.Context) error { runs.Add(1); return errors.New("refused") }
@@ -59,7 +60,7 @@ func TestKeyIdentityCache(t *testing.T) {
 // TestKeyIdentityCacheConcurrent: concurrent first checks of one entry run
 // one check; a caller whose context ends while it waits gives up alone.
 func TestKeyIdentityCacheConcurrent(t *testing.T) {
-	c := guard.NewKeyIdentityCache()
+	c := storekit.NewKeyIdentityCache()
 	entered, release := make(chan struct{}), make(chan struct{})
 	var runs atomic.Int32
 	check := func(context.Context) error {
@@ -108,7 +109,7 @@ func TestCheckKeyIdentity(t *testing.T) {
 		{guard.StatePending, "id", `corrupt (state "pending", want done`},
 		{"archived", "id", `corrupt (state "archived"`},
 	} {
-		err := guard.CheckKeyIdentity("deduct_inventory", "id", tt.state, []byte(tt.recorded))
+		err := storekit.CheckKeyIdentity("deduct_inventory", "id", tt.state, []byte(tt.recorded))
 		switch {
 		case tt.wantErr == "" && err != nil:
 			t.Errorf("%s %q: %v", tt.state, tt.recorded, err)

@@ -176,7 +176,7 @@ const fingerprintLen = 3 + 2*sha256.Size
 // So a stored fingerprint is always 67 bytes and fits every store's column
 // (MySQL's is VARBINARY(255)), and the fingerprints of generated handlers
 // are stored as they were before. Stores call it; comparisons go through
-// DecideClaim, which also accepts records written by older versions.
+// decideClaim, which also accepts records written by older versions.
 func StoredFingerprint(fp []byte) []byte {
 	switch {
 	case len(fp) == 0:

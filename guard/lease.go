@@ -2,35 +2,19 @@ package guard
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/idemkit/idem/guard/internal/core"
 )
 
-// LeaseBackend is implemented by stores to carry out the operations of a
-// Lease. Every operation is fenced by the lease's owner token: when the record
-// is no longer held by that owner, it must return an error wrapping ErrLeaseLost.
-// Applications do not call it.
-type LeaseBackend interface {
-	// Settle moves the record to state (done, failed or uncertain) with result,
-	// resetting its expiry to the retention, if owner still holds it (pending
-	// or uncertain).
-	Settle(ctx context.Context, l *Lease, state State, result []byte) error
-	// Release deletes the record if owner still holds it.
-	Release(ctx context.Context, l *Lease) error
-	// Extend sets the lease to end d from now, by the store's clock, if owner
-	// still holds it and it is pending.
-	Extend(ctx context.Context, l *Lease, d time.Duration) error
-}
-
-// LeaseInfo describes a claim to NewLease.
-type LeaseInfo struct {
+// leaseInfo describes a claim to newLease.
+type leaseInfo struct {
 	Consumer string
 	Key      string        // the encoded key
-	Owner    string        // fencing token (NewOwnerToken)
+	Owner    string        // fencing token (core.NewOwnerToken)
 	Outcome  Outcome       // Applied: the caller holds the lease; Duplicate: done before
 	Result   []byte        // the stored result, for a duplicate
 	Duration time.Duration // the lease's length, for an acquired claim
@@ -45,7 +29,7 @@ type LeaseInfo struct {
 // holds the key until the lease runs out and must end it with exactly one of
 // Complete, Fail or Release. A Lease is safe for concurrent use.
 type Lease struct {
-	backend  LeaseBackend
+	backend  core.LeaseBackend
 	cfg      Config
 	consumer string
 	key      string
@@ -62,8 +46,8 @@ type Lease struct {
 	lost   bool // ended by ErrLeaseLost: later calls answer it again
 }
 
-// NewLease returns the Lease of a claim. Stores call it.
-func NewLease(b LeaseBackend, info LeaseInfo) *Lease {
+// newLease returns the Lease of a claim.
+func newLease(b core.LeaseBackend, info leaseInfo) *Lease {
 	now := time.Now()
 	return &Lease{
 		backend:  b,
@@ -81,11 +65,9 @@ func NewLease(b LeaseBackend, info LeaseInfo) *Lease {
 	}
 }
 
-// NewOwnerToken returns a fresh random fencing token.
-func NewOwnerToken() string {
-	var b [16]byte
-	rand.Read(b[:]) // never fails (crypto/rand)
-	return hex.EncodeToString(b[:])
+// ref names the record l holds, for its backend.
+func (l *Lease) ref() core.LeaseRef {
+	return core.LeaseRef{Consumer: l.consumer, Key: l.key, Owner: l.owner}
 }
 
 // Key returns the idempotency key to hand to the external provider (an
@@ -139,9 +121,9 @@ var (
 	errResultTooLong = errors.New("guard: result too long")
 )
 
-// ValidateResult checks a result a store is to keep (Lease.Complete,
-// Store.Resolve): at most MaxResultLen bytes. Stores call it.
-func ValidateResult(consumer string, result []byte) error {
+// validateResult checks a result a store is to keep (Lease.Complete,
+// Store.Resolve): at most MaxResultLen bytes.
+func validateResult(consumer string, result []byte) error {
 	if len(result) > MaxResultLen {
 		return fmt.Errorf("%w: consumer %s: result of %d bytes is longer than the maximum of %d (guard.MaxResultLen)",
 			errResultTooLong, consumer, len(result), MaxResultLen)
@@ -192,10 +174,10 @@ func (l *Lease) Complete(ctx context.Context, result []byte) error {
 	if err := l.begin(); err != nil {
 		return err
 	}
-	if err := ValidateResult(l.consumer, result); err != nil {
+	if err := validateResult(l.consumer, result); err != nil {
 		return err // refused before the store, which might not hold it: the lease stays held
 	}
-	err := l.backend.Settle(ctx, l, StateDone, result)
+	err := l.backend.Settle(ctx, l.ref(), string(StateDone), result)
 	l.end(err)
 	if err == nil {
 		l.SetResult(result)
@@ -216,9 +198,9 @@ func (l *Lease) settleError(ctx context.Context, state State, reason error) erro
 	}
 	var text []byte
 	if reason != nil {
-		text = ReasonText(reason)
+		text = reasonText(reason)
 	}
-	err := l.backend.Settle(ctx, l, state, text)
+	err := l.backend.Settle(ctx, l.ref(), string(state), text)
 	l.end(err)
 	if err == nil {
 		d := DecisionFailed
@@ -236,7 +218,7 @@ func (l *Lease) Release(ctx context.Context) error {
 	if err := l.begin(); err != nil {
 		return err
 	}
-	err := l.backend.Release(ctx, l)
+	err := l.backend.Release(ctx, l.ref())
 	l.end(err)
 	if err == nil {
 		l.observe(DecisionReleased, nil)
@@ -263,7 +245,7 @@ func (l *Lease) Extend(ctx context.Context, d time.Duration) error {
 		return fmt.Errorf("%w: consumer %s: the lease was claimed %s ago; extending it by %s would pass the maximum hold of %s (WithMaxLeaseHold)",
 			ErrLeaseHoldExceeded, l.consumer, held.Round(time.Millisecond), d, limit)
 	}
-	err := l.backend.Extend(ctx, l, d)
+	err := l.backend.Extend(ctx, l.ref(), d)
 	if err == nil {
 		l.mu.Lock()
 		l.until = time.Now().Add(d)
@@ -279,7 +261,7 @@ func (l *Lease) Extend(ctx context.Context, d time.Duration) error {
 // be recorded even when the caller gave up meanwhile.
 const settleTimeout = 10 * time.Second
 
-// RunLease runs apply under the acquired lease l and records its outcome, as
+// runLease runs apply under the acquired lease l and records its outcome, as
 // every store's Run does:
 //   - apply returns nil: Complete with the result set by SetResult → Applied;
 //     a result longer than MaxResultLen keeps the key failed instead (the
@@ -289,7 +271,7 @@ const settleTimeout = 10 * time.Second
 //   - otherwise the claim is released and apply's error is returned (a retry runs again).
 //
 // A duplicate lease returns (Duplicate, nil) without calling apply.
-func RunLease(ctx context.Context, l *Lease, apply func(ctx context.Context, l *Lease) error) (Outcome, error) {
+func runLease(ctx context.Context, l *Lease, apply func(ctx context.Context, l *Lease) error) (Outcome, error) {
 	if l.outcome == Duplicate {
 		return Duplicate, nil
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"log/slog"
 	"time"
+
+	"github.com/idemkit/idem/guard/internal/core"
 )
 
 // Decision names what a store decided; every decision reaches the Observer.
@@ -64,11 +66,11 @@ type ObserverFunc func(ctx context.Context, e Event)
 // Observe calls f.
 func (f ObserverFunc) Observe(ctx context.Context, e Event) { f(ctx, e) }
 
-// RefuseClaim is Config.Refuse for a claim that took claimed: the decision
-// it reports carries claimed as Event.Claim. Stores call it.
-func (c Config) RefuseClaim(ctx context.Context, claimed time.Duration, consumer, key string, v Verdict, rec *Record) (Outcome, error) {
+// refuseClaim is Config.Refuse for a claim that took claimed: the decision
+// it reports carries claimed as Event.Claim.
+func (c Config) refuseClaim(ctx context.Context, claimed time.Duration, consumer, key string, v core.Verdict, rec *Record) (Outcome, error) {
 	c.Observer = claimTimed{c.Observer, claimed}
-	return c.Refuse(ctx, consumer, key, v, rec)
+	return c.refuse(ctx, consumer, key, v, rec)
 }
 
 // claimTimed sets Event.Claim on the events that reach o.

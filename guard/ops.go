@@ -146,6 +146,12 @@ type Change struct {
 	Result []byte
 }
 
+// FailedChange is the Change that marks a record failed for reason, cut to
+// MaxReasonLen bytes as a store keeps an effect's failure.
+func FailedChange(reason string) Change {
+	return Change{To: StateFailed, Result: reasonText(errors.New(reason))}
+}
+
 // Errors of Operator.Amend.
 var (
 	// ErrRecordChanged: the record is no longer as it was read (a claim, its
@@ -171,10 +177,10 @@ func CheckAmend(seen *StoredRecord, change Change) error {
 	case seen.LeaseLive():
 		return fmt.Errorf("guard: amend %s: %w until %s", seen.Consumer, ErrLiveLease, seen.LeaseUntil.UTC().Format(time.RFC3339Nano))
 	}
-	if err := ValidateConsumer(seen.Consumer); err != nil {
+	if err := validateConsumer(seen.Consumer); err != nil {
 		return err
 	}
-	return ValidateResult(seen.Consumer, change.Result)
+	return validateResult(seen.Consumer, change.Result)
 }
 
 var _ Operator = (*SQLStore)(nil)

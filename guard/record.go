@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/idemkit/idem/guard/internal/core"
 )
 
 // Record is a dedup record as operators see it (Store.Inspect).
@@ -32,85 +34,59 @@ func (r *Record) Expired(now time.Time) bool {
 	return !now.Before(r.ExpiresAt)
 }
 
-// Action is what a claim does with the record it found, by the state table of
-// the package doc. Stores call DecideClaim and carry the action out atomically.
-type Action int
-
-// The actions of DecideClaim.
-const (
-	ActInsert        Action = iota + 1 // no record: create a fresh one
-	ActReclaim                         // the record expired (retention): overwrite it as fresh
-	ActTakeover                        // pending with an expired lease, at-least-once: new owner
-	ActMarkUncertain                   // pending with an expired lease, at-most-once: → uncertain
-	ActDuplicate                       // done, same fingerprint
-	ActConflict                        // done or pending, different fingerprint
-	ActFailed                          // failed
-	ActUncertain                       // uncertain
-	ActInProgress                      // pending with a live lease
-)
-
-// Acquires reports whether the action gives the caller the key.
-func (a Action) Acquires() bool { return a == ActInsert || a == ActReclaim || a == ActTakeover }
-
-// Verdict is the result of DecideClaim.
-type Verdict struct {
-	Action     Action
-	RetryAfter time.Duration // for ActInProgress
-}
-
-// DecideClaim applies the state table to rec, the record found for a key (nil
+// decideClaim applies the state table to rec, the record found for a key (nil
 // if none), at time now by the store's clock, for a claim presenting
-// fingerprint fp under delivery d. It is shared by every store so that they
-// all decide alike.
-func DecideClaim(rec *Record, now time.Time, fp []byte, d Delivery) Verdict {
+// fingerprint fp under delivery d. It is shared by every store (through
+// storekit.DecideClaim) so that they all decide alike.
+func decideClaim(rec *Record, now time.Time, fp []byte, d Delivery) core.Verdict {
 	if rec == nil {
-		return Verdict{Action: ActInsert}
+		return core.Verdict{Action: core.ActInsert}
 	}
 	if rec.Expired(now) {
-		return Verdict{Action: ActReclaim}
+		return core.Verdict{Action: core.ActReclaim}
 	}
 	switch rec.State {
 	case StateFailed:
-		return Verdict{Action: ActFailed}
+		return core.Verdict{Action: core.ActFailed}
 	case StateUncertain:
-		return Verdict{Action: ActUncertain}
+		return core.Verdict{Action: core.ActUncertain}
 	}
 	if !sameFingerprint(rec.Fingerprint, fp) {
-		return Verdict{Action: ActConflict}
+		return core.Verdict{Action: core.ActConflict}
 	}
 	if rec.State == StateDone {
-		return Verdict{Action: ActDuplicate}
+		return core.Verdict{Action: core.ActDuplicate}
 	}
 	// pending
 	if now.Before(rec.LeaseUntil) {
-		return Verdict{Action: ActInProgress, RetryAfter: rec.LeaseUntil.Sub(now)}
+		return core.Verdict{Action: core.ActInProgress, RetryAfter: rec.LeaseUntil.Sub(now)}
 	}
 	if d == AtMostOnce {
-		return Verdict{Action: ActMarkUncertain}
+		return core.Verdict{Action: core.ActMarkUncertain}
 	}
-	return Verdict{Action: ActTakeover}
+	return core.Verdict{Action: core.ActTakeover}
 }
 
 // Refuse turns a verdict that does not acquire the key into the answer of a
 // store, and reports it to the observer: (Duplicate, nil) for a duplicate,
 // otherwise the error of the error table. rec is the record the verdict was
 // made on.
-func (c Config) Refuse(ctx context.Context, consumer, key string, v Verdict, rec *Record) (Outcome, error) {
+func (c Config) refuse(ctx context.Context, consumer, key string, v core.Verdict, rec *Record) (Outcome, error) {
 	var (
 		d   Decision
 		err error
 	)
 	switch v.Action {
-	case ActDuplicate:
+	case core.ActDuplicate:
 		c.Observer.Observe(ctx, Event{Decision: DecisionDuplicate, Consumer: consumer, Key: key})
 		return Duplicate, nil
-	case ActConflict:
+	case core.ActConflict:
 		d, err = DecisionConflict, errFor(ErrKeyConflict, consumer, "", nil)
-	case ActFailed:
+	case core.ActFailed:
 		d, err = DecisionFailed, errFor(ErrFailed, consumer, reason(rec), nil)
-	case ActUncertain, ActMarkUncertain:
+	case core.ActUncertain, core.ActMarkUncertain:
 		d, err = DecisionUncertain, errFor(ErrUncertain, consumer, reason(rec), nil)
-	case ActInProgress:
+	case core.ActInProgress:
 		// A lease cannot be held longer than the hold limit, so no wait is
 		// longer; a record whose lease ends further out (written by hand, or
 		// under a clock gone wrong) must not make a broker hold the message
@@ -130,12 +106,12 @@ func reason(rec *Record) string {
 	return string(rec.Result)
 }
 
-// ValidateClaim checks the consumer and key every store method receives.
+// validateClaim checks the consumer and key every store method receives.
 // An empty key is ErrEmptyKey and a key longer than MaxKeyLen an error
 // naming the consumer and the length, both wrapping ErrInvalidMessage; a
-// bad consumer name is a programming error (ValidateConsumer).
-func ValidateClaim(consumer, key string) error {
-	if err := ValidateConsumer(consumer); err != nil {
+// bad consumer name is a programming error (validateConsumer).
+func validateClaim(consumer, key string) error {
+	if err := validateConsumer(consumer); err != nil {
 		return err
 	}
 	switch {
@@ -147,10 +123,10 @@ func ValidateClaim(consumer, key string) error {
 	return nil
 }
 
-// ValidateConsumer checks a consumer name: not empty, at most 191 bytes
+// validateConsumer checks a consumer name: not empty, at most 191 bytes
 // (MySQL's consumer column), valid UTF-8 without NUL bytes (PostgreSQL's
 // text column).
-func ValidateConsumer(consumer string) error {
+func validateConsumer(consumer string) error {
 	switch {
 	case consumer == "":
 		return errors.New("guard: empty consumer name")

@@ -9,6 +9,7 @@ import (
 
 	"github.com/idemkit/idem/guard"
 	"github.com/idemkit/idem/guard/guardtest"
+	"github.com/idemkit/idem/guard/internal/storekit"
 )
 
 func TestDecideClaim(t *testing.T) {
@@ -23,7 +24,7 @@ func TestDecideClaim(t *testing.T) {
 	}
 	const live, gone, kept = 2 * time.Second, -time.Second, time.Hour
 	type want struct {
-		alo, amo   guard.Action
+		alo, amo   storekit.Action
 		retryAfter time.Duration
 	}
 	tests := []struct {
@@ -32,30 +33,30 @@ func TestDecideClaim(t *testing.T) {
 		fp   []byte
 		want want
 	}{
-		{"absent", nil, fp, want{guard.ActInsert, guard.ActInsert, 0}},
+		{"absent", nil, fp, want{storekit.ActInsert, storekit.ActInsert, 0}},
 
-		{"done, same fingerprint", rec(guard.StateDone, fp, 0, kept), fp, want{guard.ActDuplicate, guard.ActDuplicate, 0}},
-		{"done, other fingerprint", rec(guard.StateDone, fp, 0, kept), other, want{guard.ActConflict, guard.ActConflict, 0}},
-		{"done, no stored fingerprint", rec(guard.StateDone, nil, 0, kept), fp, want{guard.ActDuplicate, guard.ActDuplicate, 0}},
-		{"done, no presented fingerprint", rec(guard.StateDone, fp, 0, kept), nil, want{guard.ActDuplicate, guard.ActDuplicate, 0}},
-		{"done, expired", rec(guard.StateDone, fp, 0, gone), other, want{guard.ActReclaim, guard.ActReclaim, 0}},
-		{"done, expiring now", rec(guard.StateDone, fp, 0, 0), fp, want{guard.ActReclaim, guard.ActReclaim, 0}},
+		{"done, same fingerprint", rec(guard.StateDone, fp, 0, kept), fp, want{storekit.ActDuplicate, storekit.ActDuplicate, 0}},
+		{"done, other fingerprint", rec(guard.StateDone, fp, 0, kept), other, want{storekit.ActConflict, storekit.ActConflict, 0}},
+		{"done, no stored fingerprint", rec(guard.StateDone, nil, 0, kept), fp, want{storekit.ActDuplicate, storekit.ActDuplicate, 0}},
+		{"done, no presented fingerprint", rec(guard.StateDone, fp, 0, kept), nil, want{storekit.ActDuplicate, storekit.ActDuplicate, 0}},
+		{"done, expired", rec(guard.StateDone, fp, 0, gone), other, want{storekit.ActReclaim, storekit.ActReclaim, 0}},
+		{"done, expiring now", rec(guard.StateDone, fp, 0, 0), fp, want{storekit.ActReclaim, storekit.ActReclaim, 0}},
 
-		{"failed", rec(guard.StateFailed, fp, 0, kept), fp, want{guard.ActFailed, guard.ActFailed, 0}},
-		{"failed, other fingerprint", rec(guard.StateFailed, fp, 0, kept), other, want{guard.ActFailed, guard.ActFailed, 0}},
-		{"failed, expired", rec(guard.StateFailed, fp, 0, gone), fp, want{guard.ActReclaim, guard.ActReclaim, 0}},
+		{"failed", rec(guard.StateFailed, fp, 0, kept), fp, want{storekit.ActFailed, storekit.ActFailed, 0}},
+		{"failed, other fingerprint", rec(guard.StateFailed, fp, 0, kept), other, want{storekit.ActFailed, storekit.ActFailed, 0}},
+		{"failed, expired", rec(guard.StateFailed, fp, 0, gone), fp, want{storekit.ActReclaim, storekit.ActReclaim, 0}},
 
-		{"uncertain", rec(guard.StateUncertain, fp, 0, kept), fp, want{guard.ActUncertain, guard.ActUncertain, 0}},
-		{"uncertain, other fingerprint", rec(guard.StateUncertain, fp, 0, kept), other, want{guard.ActUncertain, guard.ActUncertain, 0}},
-		{"uncertain, expired", rec(guard.StateUncertain, fp, 0, gone), fp, want{guard.ActReclaim, guard.ActReclaim, 0}},
+		{"uncertain", rec(guard.StateUncertain, fp, 0, kept), fp, want{storekit.ActUncertain, storekit.ActUncertain, 0}},
+		{"uncertain, other fingerprint", rec(guard.StateUncertain, fp, 0, kept), other, want{storekit.ActUncertain, storekit.ActUncertain, 0}},
+		{"uncertain, expired", rec(guard.StateUncertain, fp, 0, gone), fp, want{storekit.ActReclaim, storekit.ActReclaim, 0}},
 
-		{"pending, live lease", rec(guard.StatePending, fp, live, kept), fp, want{guard.ActInProgress, guard.ActInProgress, live}},
-		{"pending, live lease, other fingerprint", rec(guard.StatePending, fp, live, kept), other, want{guard.ActConflict, guard.ActConflict, 0}},
-		{"pending, live lease past the retention", rec(guard.StatePending, fp, live, gone), fp, want{guard.ActInProgress, guard.ActInProgress, live}},
-		{"pending, lease expired", rec(guard.StatePending, fp, gone, kept), fp, want{guard.ActTakeover, guard.ActMarkUncertain, 0}},
-		{"pending, lease expiring now", rec(guard.StatePending, fp, 0, kept), fp, want{guard.ActTakeover, guard.ActMarkUncertain, 0}},
-		{"pending, lease expired, other fingerprint", rec(guard.StatePending, fp, gone, kept), other, want{guard.ActConflict, guard.ActConflict, 0}},
-		{"pending, lease and retention expired", rec(guard.StatePending, fp, gone, gone), fp, want{guard.ActReclaim, guard.ActReclaim, 0}},
+		{"pending, live lease", rec(guard.StatePending, fp, live, kept), fp, want{storekit.ActInProgress, storekit.ActInProgress, live}},
+		{"pending, live lease, other fingerprint", rec(guard.StatePending, fp, live, kept), other, want{storekit.ActConflict, storekit.ActConflict, 0}},
+		{"pending, live lease past the retention", rec(guard.StatePending, fp, live, gone), fp, want{storekit.ActInProgress, storekit.ActInProgress, live}},
+		{"pending, lease expired", rec(guard.StatePending, fp, gone, kept), fp, want{storekit.ActTakeover, storekit.ActMarkUncertain, 0}},
+		{"pending, lease expiring now", rec(guard.StatePending, fp, 0, kept), fp, want{storekit.ActTakeover, storekit.ActMarkUncertain, 0}},
+		{"pending, lease expired, other fingerprint", rec(guard.StatePending, fp, gone, kept), other, want{storekit.ActConflict, storekit.ActConflict, 0}},
+		{"pending, lease and retention expired", rec(guard.StatePending, fp, gone, gone), fp, want{storekit.ActReclaim, storekit.ActReclaim, 0}},
 	}
 	for _, tt := range tests {
 		for _, d := range []guard.Delivery{guard.AtLeastOnce, guard.AtMostOnce} {
@@ -64,7 +65,7 @@ func TestDecideClaim(t *testing.T) {
 				if d == guard.AtMostOnce {
 					wantAction = tt.want.amo
 				}
-				v := guard.DecideClaim(tt.rec, now, tt.fp, d)
+				v := storekit.DecideClaim(tt.rec, now, tt.fp, d)
 				if v.Action != wantAction || v.RetryAfter != tt.want.retryAfter {
 					t.Errorf("DecideClaim = %+v, want action %d retry after %s", v, wantAction, tt.want.retryAfter)
 				}
@@ -74,8 +75,8 @@ func TestDecideClaim(t *testing.T) {
 }
 
 func TestActionAcquires(t *testing.T) {
-	acquiring := map[guard.Action]bool{guard.ActInsert: true, guard.ActReclaim: true, guard.ActTakeover: true}
-	for a := guard.ActInsert; a <= guard.ActInProgress; a++ {
+	acquiring := map[storekit.Action]bool{storekit.ActInsert: true, storekit.ActReclaim: true, storekit.ActTakeover: true}
+	for a := storekit.ActInsert; a <= storekit.ActInProgress; a++ {
 		if a.Acquires() != acquiring[a] {
 			t.Errorf("Action(%d).Acquires() = %t", a, a.Acquires())
 		}
@@ -109,22 +110,22 @@ func TestConfigRefuse(t *testing.T) {
 	ctx := context.Background()
 	failed := &guard.Record{State: guard.StateFailed, Result: []byte("out of stock")}
 	tests := []struct {
-		v        guard.Verdict
+		v        storekit.Verdict
 		rec      *guard.Record
 		sentinel error
 		decision guard.Decision
 		message  string
 	}{
-		{guard.Verdict{Action: guard.ActDuplicate}, &guard.Record{State: guard.StateDone, Result: []byte("r")}, nil, guard.DecisionDuplicate, ""},
-		{guard.Verdict{Action: guard.ActConflict}, &guard.Record{State: guard.StateDone}, guard.ErrKeyConflict, guard.DecisionConflict, ""},
-		{guard.Verdict{Action: guard.ActFailed}, failed, guard.ErrFailed, guard.DecisionFailed, "out of stock"},
-		{guard.Verdict{Action: guard.ActUncertain}, &guard.Record{State: guard.StateUncertain}, guard.ErrUncertain, guard.DecisionUncertain, ""},
-		{guard.Verdict{Action: guard.ActMarkUncertain}, &guard.Record{State: guard.StatePending}, guard.ErrUncertain, guard.DecisionUncertain, ""},
-		{guard.Verdict{Action: guard.ActInProgress, RetryAfter: time.Second}, &guard.Record{State: guard.StatePending}, guard.ErrInProgress, guard.DecisionInProgress, "retry after 1s"},
+		{storekit.Verdict{Action: storekit.ActDuplicate}, &guard.Record{State: guard.StateDone, Result: []byte("r")}, nil, guard.DecisionDuplicate, ""},
+		{storekit.Verdict{Action: storekit.ActConflict}, &guard.Record{State: guard.StateDone}, guard.ErrKeyConflict, guard.DecisionConflict, ""},
+		{storekit.Verdict{Action: storekit.ActFailed}, failed, guard.ErrFailed, guard.DecisionFailed, "out of stock"},
+		{storekit.Verdict{Action: storekit.ActUncertain}, &guard.Record{State: guard.StateUncertain}, guard.ErrUncertain, guard.DecisionUncertain, ""},
+		{storekit.Verdict{Action: storekit.ActMarkUncertain}, &guard.Record{State: guard.StatePending}, guard.ErrUncertain, guard.DecisionUncertain, ""},
+		{storekit.Verdict{Action: storekit.ActInProgress, RetryAfter: time.Second}, &guard.Record{State: guard.StatePending}, guard.ErrInProgress, guard.DecisionInProgress, "retry after 1s"},
 	}
 	for _, tt := range tests {
 		rec.Reset()
-		out, err := cfg.Refuse(ctx, "deduct_inventory", "v11:a", tt.v, tt.rec)
+		out, err := storekit.Refuse(ctx, cfg, 0, "deduct_inventory", "v11:a", tt.v, tt.rec)
 		switch {
 		case tt.sentinel == nil && (err != nil || out != guard.Duplicate):
 			t.Errorf("Refuse(%d) = %v, %v; want duplicate", tt.v.Action, out, err)
@@ -137,27 +138,27 @@ func TestConfigRefuse(t *testing.T) {
 			t.Errorf("Refuse(%d) observed %+v, want one %s event", tt.v.Action, ev, tt.decision)
 		}
 	}
-	for _, a := range []guard.Action{guard.ActInsert, guard.ActReclaim, guard.ActTakeover} {
-		if _, err := cfg.Refuse(ctx, "c", "k", guard.Verdict{Action: a}, nil); err == nil {
+	for _, a := range []storekit.Action{storekit.ActInsert, storekit.ActReclaim, storekit.ActTakeover} {
+		if _, err := storekit.Refuse(ctx, cfg, 0, "c", "k", storekit.Verdict{Action: a}, nil); err == nil {
 			t.Errorf("Refuse of acquiring action %d = nil error", a)
 		}
 	}
 }
 
 func TestValidateClaim(t *testing.T) {
-	if err := guard.ValidateClaim("send_sms", "v11:a"); err != nil {
+	if err := storekit.ValidateClaim("send_sms", "v11:a"); err != nil {
 		t.Errorf("ValidateClaim of a good claim: %v", err)
 	}
-	if err := guard.ValidateClaim(strings.Repeat("c", 191), "v11:a"); err != nil {
+	if err := storekit.ValidateClaim(strings.Repeat("c", 191), "v11:a"); err != nil {
 		t.Errorf("ValidateClaim of a 191-byte consumer: %v", err)
 	}
 	for _, c := range [][2]string{{"", "k"}, {strings.Repeat("c", 192), "k"}, {"a\x00b", "k"}} {
-		err := guard.ValidateClaim(c[0], c[1])
+		err := storekit.ValidateClaim(c[0], c[1])
 		if err == nil || errors.Is(err, guard.ErrInvalidMessage) {
 			t.Errorf("ValidateClaim(%q, %q) = %v, want a programming error", c[0], c[1], err)
 		}
 	}
-	if err := guard.ValidateClaim("c", ""); !errors.Is(err, guard.ErrEmptyKey) || !errors.Is(err, guard.ErrInvalidMessage) || !guard.Permanent(err) {
+	if err := storekit.ValidateClaim("c", ""); !errors.Is(err, guard.ErrEmptyKey) || !errors.Is(err, guard.ErrInvalidMessage) || !guard.Permanent(err) {
 		t.Errorf("ValidateClaim with an empty key = %v, want ErrEmptyKey (an invalid message)", err)
 	}
 }

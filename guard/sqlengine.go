@@ -9,45 +9,23 @@ import (
 	"time"
 
 	"github.com/go-sql-driver/mysql"
+
+	"github.com/idemkit/idem/guard/internal/core"
 )
 
-// SQLBackend is the part of a SQL client library the SQL engine needs. The
-// guard package implements it for database/sql (NewSQLStore) and
-// guard/pgxguard for pgx; applications do not use it.
-type SQLBackend interface {
-	// Begin starts a transaction: READ COMMITTED on PostgreSQL and MySQL, the
-	// connection's default (IMMEDIATE with SQLiteDSN) on SQLite.
-	Begin(ctx context.Context) (SQLTx, error)
-	SQLExecer
-}
-
-// SQLExecer runs statements. QueryRow's Scan returns an error matching
-// sql.ErrNoRows when there is no row.
-type SQLExecer interface {
-	Exec(ctx context.Context, query string, args ...any) (rowsAffected int64, err error)
-	QueryRow(ctx context.Context, query string, args ...any) interface{ Scan(dest ...any) error }
-}
-
-// SQLTx is a transaction of an SQLBackend.
-type SQLTx interface {
-	SQLExecer
-	Commit(ctx context.Context) error
-	Rollback(ctx context.Context) error
-}
-
-// SQLEngine is the dedup logic shared by the SQL stores (SQLStore and
+// sqlEngine is the dedup logic shared by the SQL stores (SQLStore and
 // pgxguard.Store): claims, leases, operators and purge, written once over an
-// SQLBackend. Its methods are the stores' methods.
-type SQLEngine struct {
-	b       SQLBackend
+// core.Backend. Its methods are the stores' methods.
+type sqlEngine struct {
+	b       core.Backend
 	dialect Dialect
 	cfg     Config
 	q       *queries
-	ids     *KeyIdentityCache // shared with the engine's With views
+	ids     *core.KeyIdentityCache // shared with the engine's With views
 }
 
-// NewSQLEngine returns the engine for b in dialect d.
-func NewSQLEngine(b SQLBackend, d Dialect, opts ...Option) (*SQLEngine, error) {
+// newSQLEngine returns the engine for b in dialect d.
+func newSQLEngine(b core.Backend, d Dialect, opts ...Option) (*sqlEngine, error) {
 	cfg, err := NewConfig(opts...)
 	if err != nil {
 		return nil, err
@@ -56,16 +34,16 @@ func NewSQLEngine(b SQLBackend, d Dialect, opts ...Option) (*SQLEngine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &SQLEngine{b: b, dialect: d, cfg: cfg, q: q, ids: NewKeyIdentityCache()}, nil
+	return &sqlEngine{b: b, dialect: d, cfg: cfg, q: q, ids: core.NewKeyIdentityCache()}, nil
 }
 
 // Config returns the store's resolved options.
-func (e *SQLEngine) Config() Config { return e.cfg }
+func (e *sqlEngine) Config() Config { return e.cfg }
 
 // With returns an engine sharing e's database with opts applied on top of e's
 // options. Generated handlers use it to layer a consumer's settings (lease,
 // delivery, retention) over the store's.
-func (e *SQLEngine) With(opts ...Option) (*SQLEngine, error) {
+func (e *sqlEngine) With(opts ...Option) (*sqlEngine, error) {
 	cfg, err := e.cfg.With(opts...)
 	if err != nil {
 		return nil, err
@@ -76,16 +54,16 @@ func (e *SQLEngine) With(opts ...Option) (*SQLEngine, error) {
 			return nil, err
 		}
 	}
-	return &SQLEngine{b: e.b, dialect: e.dialect, cfg: cfg, q: q, ids: e.ids}, nil
+	return &sqlEngine{b: e.b, dialect: e.dialect, cfg: cfg, q: q, ids: e.ids}, nil
 }
 
 // Dialect returns the store's dialect.
-func (e *SQLEngine) Dialect() Dialect { return e.dialect }
+func (e *sqlEngine) Dialect() Dialect { return e.dialect }
 
 // CreateTable creates the dedup table if it does not exist (CreateTableSQL).
 // Production schemas should come from idemgen's migrations; this is for tests
 // and quick starts.
-func (e *SQLEngine) CreateTable(ctx context.Context) error {
+func (e *sqlEngine) CreateTable(ctx context.Context) error {
 	stmts, err := CreateTableSQL(e.dialect, e.cfg.Table)
 	if err != nil {
 		return err
@@ -109,7 +87,7 @@ var errVanished = errors.New("guard: dedup record vanished during claim")
 // retry runs op until it succeeds, fails for good, or MaxRetries retryable
 // failures (serialization, deadlock, busy) have happened, sleeping with jitter
 // between tries.
-func (e *SQLEngine) retry(ctx context.Context, consumer, key string, op func() error) error {
+func (e *sqlEngine) retry(ctx context.Context, consumer, key string, op func() error) error {
 	for attempt := 1; ; attempt++ {
 		err := op()
 		if err == nil || !(errors.Is(err, errVanished) || retryableSQL(err)) || attempt > e.cfg.MaxRetries || ctx.Err() != nil {
@@ -165,42 +143,94 @@ func uniqueViolation(err error) bool {
 }
 
 // claim is the first step of Do and Claim inside tx: insert a fresh record, or
-// lock the existing one and carry out DecideClaim's verdict on it. It returns
+// lock the existing one and carry out decideClaim's verdict on it. It returns
 // the verdict and the record it was made on.
-func (e *SQLEngine) claim(ctx context.Context, tx SQLExecer, consumer, key string, h []byte, fp []byte, state State, owner string, lease time.Duration) (Verdict, *Record, error) {
+func (e *sqlEngine) claim(ctx context.Context, tx core.Execer, consumer, key string, h []byte, fp []byte, state State, owner string, lease time.Duration) (core.Verdict, *Record, error) {
+	insert, args := e.claimInsert(consumer, key, h, fp, state, owner, lease)
+	n, err := tx.Exec(ctx, insert, args...)
+	return e.claimed(ctx, tx, consumer, key, h, fp, state, owner, lease, n, err)
+}
+
+// beginClaim begins a transaction whose first statement is the claim of
+// key (see claim): with a backend that pipelines (core.ExecBeginner, pgx),
+// BEGIN and the claim's insert go in one round trip. On an error no
+// transaction is left open.
+func (e *sqlEngine) beginClaim(ctx context.Context, consumer, key string, h []byte, fp []byte, state State, owner string, lease time.Duration) (core.Tx, core.Verdict, *Record, error) {
+	insert, args := e.claimInsert(consumer, key, h, fp, state, owner, lease)
+	var (
+		tx  core.Tx
+		n   int64
+		err error
+	)
+	if pb, ok := e.b.(core.ExecBeginner); ok {
+		if tx, n, err = pb.BeginExec(ctx, insert, args...); tx == nil {
+			return nil, core.Verdict{}, nil, fmt.Errorf("guard: begin and claim %s: %w", consumer, err)
+		}
+	} else {
+		if tx, err = e.b.Begin(ctx); err != nil {
+			return nil, core.Verdict{}, nil, fmt.Errorf("guard: begin: %w", err)
+		}
+		n, err = tx.Exec(ctx, insert, args...)
+	}
+	v, rec, err := e.claimed(ctx, tx, consumer, key, h, fp, state, owner, lease, n, err)
+	if err != nil {
+		tx.Rollback(context.WithoutCancel(ctx))
+		return nil, core.Verdict{}, nil, err
+	}
+	return tx, v, rec, nil
+}
+
+// claimInsert is the claim's insert of a fresh record, and its arguments.
+func (e *sqlEngine) claimInsert(consumer, key string, h []byte, fp []byte, state State, owner string, lease time.Duration) (string, []any) {
 	kt := keyText(key)
 	var fpArg any
 	if stored := StoredFingerprint(fp); stored != nil {
 		fpArg = stored
 	}
-	var args []any
-	insert := e.q.insertDone
 	if state == StatePending {
-		insert = e.q.insertPending
-		args = []any{consumer, h, kt, string(state), fpArg, owner, us(lease), us(e.cfg.Retention)}
-	} else {
-		args = []any{consumer, h, kt, string(state), fpArg, owner, us(e.cfg.Retention)}
+		return e.q.insertPending, []any{consumer, h, kt, string(state), fpArg, owner, us(lease), us(e.cfg.Retention)}
 	}
-	n, err := tx.Exec(ctx, insert, args...)
+	return e.q.insertDone, []any{consumer, h, kt, string(state), fpArg, owner, us(e.cfg.Retention)}
+}
+
+// claimed goes on with a claim whose insert affected n rows (or failed with
+// err): a fresh record, or the existing one locked and decided.
+func (e *sqlEngine) claimed(ctx context.Context, tx core.Execer, consumer, key string, h []byte, fp []byte, state State, owner string, lease time.Duration, n int64, err error) (core.Verdict, *Record, error) {
 	switch {
 	case err == nil && n == 1:
-		return Verdict{Action: ActInsert}, nil, nil
+		return core.Verdict{Action: core.ActInsert}, nil, nil
 	case err == nil && !e.q.insertIsConflictFree:
-		return Verdict{}, nil, fmt.Errorf("guard: claim insert affected %d rows", n)
+		return core.Verdict{}, nil, fmt.Errorf("guard: claim insert affected %d rows", n)
 	case err != nil && !(uniqueViolation(err) && !e.q.insertIsConflictFree):
-		return Verdict{}, nil, fmt.Errorf("guard: claim %s: %w", consumer, err)
+		return core.Verdict{}, nil, fmt.Errorf("guard: claim %s: %w", consumer, err)
 	}
 	rec, err := e.read(ctx, tx, e.q.selectLocked, consumer, h)
 	if err != nil {
-		return Verdict{}, nil, err
+		return core.Verdict{}, nil, err
 	}
 	if rec == nil {
-		return Verdict{}, nil, errVanished
+		return core.Verdict{}, nil, errVanished
 	}
 	rec.Consumer = consumer
-	v := DecideClaim(&rec.Record, rec.now, fp, e.cfg.Delivery)
+	v := decideClaim(&rec.Record, rec.now, fp, e.cfg.Delivery)
+	if err := e.carryOut(ctx, tx, consumer, key, h, fp, state, owner, lease, v); err != nil {
+		return core.Verdict{}, nil, err
+	}
+	return v, &rec.Record, nil
+}
+
+// carryOut makes the write a claim's verdict v on an existing record needs:
+// a fresh record over an expired one, a takeover of an abandoned lease, or
+// the uncertain mark.
+func (e *sqlEngine) carryOut(ctx context.Context, tx core.Execer, consumer, key string, h, fp []byte, state State, owner string, lease time.Duration, v core.Verdict) error {
+	kt := keyText(key)
+	var fpArg any
+	if stored := StoredFingerprint(fp); stored != nil {
+		fpArg = stored
+	}
+	var err error
 	switch v.Action {
-	case ActReclaim:
+	case core.ActReclaim:
 		reclaim := e.q.reclaimDone
 		args := []any{kt, string(state), fpArg, owner, us(e.cfg.Retention), consumer, h}
 		if state == StatePending {
@@ -208,19 +238,19 @@ func (e *SQLEngine) claim(ctx context.Context, tx SQLExecer, consumer, key strin
 			args = []any{kt, string(state), fpArg, owner, us(lease), us(e.cfg.Retention), consumer, h}
 		}
 		_, err = tx.Exec(ctx, reclaim, args...)
-	case ActTakeover:
+	case core.ActTakeover:
 		if state == StatePending {
 			_, err = tx.Exec(ctx, e.q.takeover, owner, us(lease), consumer, h)
 		} else { // a transactional effect over an abandoned lease: overwrite
 			_, err = tx.Exec(ctx, e.q.reclaimDone, kt, string(state), fpArg, owner, us(e.cfg.Retention), consumer, h)
 		}
-	case ActMarkUncertain:
+	case core.ActMarkUncertain:
 		_, err = tx.Exec(ctx, e.q.setState, string(StateUncertain), nil, consumer, h)
 	}
 	if err != nil {
-		return Verdict{}, nil, fmt.Errorf("guard: claim %s: %w", consumer, err)
+		return fmt.Errorf("guard: claim %s: %w", consumer, err)
 	}
-	return v, &rec.Record, nil
+	return nil
 }
 
 type readRecord struct {
@@ -228,7 +258,7 @@ type readRecord struct {
 	now time.Time
 }
 
-func (e *SQLEngine) read(ctx context.Context, x SQLExecer, query, consumer string, h []byte) (*readRecord, error) {
+func (e *sqlEngine) read(ctx context.Context, x core.Execer, query, consumer string, h []byte) (*readRecord, error) {
 	r, err := e.scan(ctx, x, query, consumer, h)
 	if err == nil && r != nil && !r.State.valid() {
 		return nil, fmt.Errorf("guard: %s record has unknown state %q", consumer, r.State)
@@ -237,8 +267,8 @@ func (e *SQLEngine) read(ctx context.Context, x SQLExecer, query, consumer strin
 }
 
 // scan reads a record as it is stored, whatever its state.
-func (e *SQLEngine) scan(ctx context.Context, x SQLExecer, query, consumer string, h []byte) (*readRecord, error) {
-	r, err := scanRow(x.QueryRow(ctx, query, consumer, h))
+func (e *sqlEngine) scan(ctx context.Context, x core.Execer, query, consumer string, h []byte) (*readRecord, error) {
+	r, err := scanRecord(x.QueryRow(ctx, query, consumer, h).Scan)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
@@ -246,6 +276,28 @@ func (e *SQLEngine) scan(ctx context.Context, x SQLExecer, query, consumer strin
 		return nil, fmt.Errorf("guard: read %s record: %w", consumer, err)
 	}
 	r.Consumer = consumer
+	return r, nil
+}
+
+// scanRecord scans a row of the record's columns (queries.selectPlain's),
+// after the destinations first.
+func scanRecord(scan func(dest ...any) error, first ...any) (*readRecord, error) {
+	var (
+		state, owner                sql.NullString
+		fp, result                  []byte
+		leaseUntil                  sql.NullInt64
+		expiresAt, createdAt, nowUS int64
+		kt                          string
+	)
+	if err := scan(append(first, &state, &fp, &owner, &result, &leaseUntil, &expiresAt, &createdAt, &nowUS, &kt)...); err != nil {
+		return nil, err
+	}
+	r := &readRecord{now: time.UnixMicro(nowUS)}
+	r.Key, r.State, r.Fingerprint, r.Owner, r.Result = kt, State(state.String), fp, owner.String, result
+	r.CreatedAt, r.ExpiresAt = time.UnixMicro(createdAt), time.UnixMicro(expiresAt)
+	if leaseUntil.Valid {
+		r.LeaseUntil = time.UnixMicro(leaseUntil.Int64)
+	}
 	return r, nil
 }
 
@@ -263,7 +315,7 @@ func (e *SQLEngine) scan(ctx context.Context, x SQLExecer, query, consumer strin
 // rejections. Between the two, a concurrent delivery may claim the key and
 // run apply itself; the record then holds its outcome (done or failed), which
 // is what this delivery answers.
-func (e *SQLEngine) Do(ctx context.Context, consumer, key string, fp []byte, apply func(ctx context.Context, tx SQLTx) error) (Outcome, error) {
+func (e *sqlEngine) Do(ctx context.Context, consumer, key string, fp []byte, apply func(ctx context.Context, tx core.Tx) error) (Outcome, error) {
 	if err := e.startClaim(ctx, consumer, key); err != nil {
 		return 0, err
 	}
@@ -273,7 +325,7 @@ func (e *SQLEngine) Do(ctx context.Context, consumer, key string, fp []byte, app
 		rejected        error
 		claimed, effect time.Duration // Event.Claim and Event.Effect of the attempt that commits
 	)
-	out, refused, err := e.transact(ctx, consumer, key, h[:], fp, StateDone, func(tx SQLTx) (bool, error) {
+	out, refused, err := e.transact(ctx, consumer, key, h[:], fp, StateDone, func(tx core.Tx) (bool, error) {
 		rejected = nil
 		claimed = time.Since(start)
 		applyStart := time.Now()
@@ -301,9 +353,9 @@ func (e *SQLEngine) Do(ctx context.Context, consumer, key string, fp []byte, app
 
 // reject records a business rejection: the key becomes failed with the
 // rejection as its reason, unless another delivery recorded an outcome first.
-func (e *SQLEngine) reject(ctx context.Context, consumer, key string, h, fp []byte, rejected error, start time.Time) (Outcome, error) {
-	out, refused, err := e.transact(ctx, consumer, key, h, fp, StateFailed, func(tx SQLTx) (bool, error) {
-		if _, err := tx.Exec(ctx, e.q.setState, string(StateFailed), ReasonText(rejected), consumer, h); err != nil {
+func (e *sqlEngine) reject(ctx context.Context, consumer, key string, h, fp []byte, rejected error, start time.Time) (Outcome, error) {
+	out, refused, err := e.transact(ctx, consumer, key, h, fp, StateFailed, func(tx core.Tx) (bool, error) {
+		if _, err := tx.Exec(ctx, e.q.setState, string(StateFailed), reasonText(rejected), consumer, h); err != nil {
 			return false, fmt.Errorf("guard: mark %s failed: %w", consumer, err)
 		}
 		return true, nil
@@ -321,13 +373,13 @@ func (e *SQLEngine) reject(ctx context.Context, consumer, key string, h, fp []by
 // transaction: then's true commits it (out is Applied), false rolls it back.
 // A refused claim rolls back, except an uncertain mark it made, and answers
 // through Refuse (refused is true).
-func (e *SQLEngine) transact(ctx context.Context, consumer, key string, h, fp []byte, state State, then func(tx SQLTx) (commit bool, err error)) (out Outcome, refused bool, err error) {
+func (e *sqlEngine) transact(ctx context.Context, consumer, key string, h, fp []byte, state State, then func(tx core.Tx) (commit bool, err error)) (out Outcome, refused bool, err error) {
 	begun := time.Now() // for Event.Claim of a refusal
 	err = e.retry(ctx, consumer, key, func() error {
 		out, refused = 0, false
-		tx, err := e.b.Begin(ctx)
+		tx, v, rec, err := e.beginClaim(ctx, consumer, key, h, fp, state, "", 0)
 		if err != nil {
-			return fmt.Errorf("guard: begin: %w", err)
+			return err
 		}
 		committed := false
 		defer func() {
@@ -342,18 +394,14 @@ func (e *SQLEngine) transact(ctx context.Context, consumer, key string, h, fp []
 			committed = true
 			return nil
 		}
-		v, rec, err := e.claim(ctx, tx, consumer, key, h, fp, state, "", 0)
-		if err != nil {
-			return err
-		}
 		if !v.Action.Acquires() {
-			if v.Action == ActMarkUncertain { // the claim turned an expired at-most-once lease uncertain: keep that
+			if v.Action == core.ActMarkUncertain { // the claim turned an expired at-most-once lease uncertain: keep that
 				if err := commit(); err != nil {
 					return err
 				}
 			}
 			refused = true
-			out, err = e.cfg.RefuseClaim(ctx, time.Since(begun), consumer, key, v, rec)
+			out, err = e.cfg.refuseClaim(ctx, time.Since(begun), consumer, key, v, rec)
 			return err
 		}
 		ok, err := then(tx)
@@ -374,29 +422,27 @@ func (e *SQLEngine) transact(ctx context.Context, consumer, key string, h, fp []
 // and must Complete, Fail or Release it) or Duplicate (done before; its stored
 // Result is on the lease). A live lease of another owner is *InProgressError;
 // the other states give the errors of the error table.
-func (e *SQLEngine) Claim(ctx context.Context, consumer, key string, fp []byte) (*Lease, error) {
+func (e *sqlEngine) Claim(ctx context.Context, consumer, key string, fp []byte) (*Lease, error) {
 	if err := e.startClaim(ctx, consumer, key); err != nil {
 		return nil, err
 	}
 	h := KeyHash(key)
-	owner := NewOwnerToken()
+	owner := core.NewOwnerToken()
 	started := time.Now() // for Event.Claim
 	var (
-		v   Verdict
+		v   core.Verdict
 		rec *Record
 	)
 	err := e.retry(ctx, consumer, key, func() error {
-		tx, err := e.b.Begin(ctx)
+		tx, cv, crec, err := e.beginClaim(ctx, consumer, key, h[:], fp, StatePending, owner, e.cfg.Lease)
 		if err != nil {
-			return fmt.Errorf("guard: begin: %w", err)
+			return err
 		}
-		v, rec, err = e.claim(ctx, tx, consumer, key, h[:], fp, StatePending, owner, e.cfg.Lease)
-		if err == nil {
-			if v.Action.Acquires() || v.Action == ActMarkUncertain {
-				err = tx.Commit(ctx)
-			} else {
-				err = tx.Rollback(ctx)
-			}
+		v, rec = cv, crec
+		if v.Action.Acquires() || v.Action == core.ActMarkUncertain {
+			err = tx.Commit(ctx)
+		} else {
+			err = tx.Rollback(ctx)
 		}
 		if err != nil {
 			tx.Rollback(context.WithoutCancel(ctx))
@@ -410,79 +456,83 @@ func (e *SQLEngine) Claim(ctx context.Context, consumer, key string, fp []byte) 
 }
 
 // leaseFor turns a claim's verdict into Claim's answer.
-func (e *SQLEngine) leaseFor(ctx context.Context, consumer, key, owner string, v Verdict, rec *Record, started time.Time) (*Lease, error) {
-	info := LeaseInfo{Consumer: consumer, Key: key, Owner: owner, Config: e.cfg, Duration: e.cfg.Lease, Started: started}
-	return ClaimAnswer(ctx, e, info, v, rec)
+func (e *sqlEngine) leaseFor(ctx context.Context, consumer, key, owner string, v core.Verdict, rec *Record, started time.Time) (*Lease, error) {
+	info := core.LeaseInfo{Consumer: consumer, Key: key, Owner: owner, Duration: e.cfg.Lease, Started: started}
+	return claimAnswer(ctx, engineLeases{e}, e.cfg, info, v, rec)
 }
 
-// ClaimAnswer builds the answer of a store's Claim from its verdict: a held
+// claimAnswer builds the answer of a store's Claim from its verdict: a held
 // lease when the verdict acquires the key, a duplicate lease carrying the
-// stored result, or the error of the error table. Stores call it.
-func ClaimAnswer(ctx context.Context, b LeaseBackend, info LeaseInfo, v Verdict, rec *Record) (*Lease, error) {
+// stored result, or the error of the error table.
+func claimAnswer(ctx context.Context, b core.LeaseBackend, cfg Config, c core.LeaseInfo, v core.Verdict, rec *Record) (*Lease, error) {
+	info := leaseInfo{Consumer: c.Consumer, Key: c.Key, Owner: c.Owner, Duration: c.Duration, Started: c.Started, Config: cfg}
 	if v.Action.Acquires() {
 		info.Outcome = Applied
-		info.Takeover = v.Action == ActTakeover
+		info.Takeover = v.Action == core.ActTakeover
 		if info.Takeover {
 			info.Config.Observer.Observe(ctx, Event{Decision: DecisionTakeover, Consumer: info.Consumer, Key: info.Key})
 		}
-		return NewLease(b, info), nil
+		return newLease(b, info), nil
 	}
-	out, err := info.Config.RefuseClaim(ctx, since(info.Started, time.Now()), info.Consumer, info.Key, v, rec)
+	out, err := info.Config.refuseClaim(ctx, since(info.Started, time.Now()), info.Consumer, info.Key, v, rec)
 	if err != nil {
 		return nil, err
 	}
 	info.Outcome, info.Result = out, rec.Result
-	return NewLease(b, info), nil
+	return newLease(b, info), nil
 }
 
 // Run claims key, runs the external effect apply under the lease, and records
-// the outcome (see RunLease for the rules). A duplicate returns (Duplicate, nil)
+// the outcome (see runLease for the rules). A duplicate returns (Duplicate, nil)
 // without calling apply.
-func (e *SQLEngine) Run(ctx context.Context, consumer, key string, fp []byte, apply func(ctx context.Context, l *Lease) error) (Outcome, error) {
+func (e *sqlEngine) Run(ctx context.Context, consumer, key string, fp []byte, apply func(ctx context.Context, l *Lease) error) (Outcome, error) {
 	l, err := e.Claim(ctx, consumer, key, fp)
 	if err != nil {
 		return 0, err
 	}
-	return RunLease(ctx, l, apply)
+	return runLease(ctx, l, apply)
 }
 
-// Settle implements LeaseBackend.
-func (e *SQLEngine) Settle(ctx context.Context, l *Lease, state State, result []byte) error {
-	h := KeyHash(l.key)
-	return e.fenced(ctx, l, "settle", e.q.settle, string(state), result, us(e.cfg.Retention), l.consumer, h[:], l.owner)
+// engineLeases is the core.LeaseBackend of an engine's leases.
+type engineLeases struct{ e *sqlEngine }
+
+// Settle implements core.LeaseBackend.
+func (b engineLeases) Settle(ctx context.Context, l core.LeaseRef, state string, result []byte) error {
+	h := KeyHash(l.Key)
+	return b.e.fenced(ctx, l, "settle", b.e.q.settle, state, result, us(b.e.cfg.Retention), l.Consumer, h[:], l.Owner)
 }
 
-// Release implements LeaseBackend.
-func (e *SQLEngine) Release(ctx context.Context, l *Lease) error {
-	h := KeyHash(l.key)
-	return e.fenced(ctx, l, "release", e.q.release, l.consumer, h[:], l.owner)
+// Release implements core.LeaseBackend.
+func (b engineLeases) Release(ctx context.Context, l core.LeaseRef) error {
+	h := KeyHash(l.Key)
+	return b.e.fenced(ctx, l, "release", b.e.q.release, l.Consumer, h[:], l.Owner)
 }
 
-// Extend implements LeaseBackend.
-func (e *SQLEngine) Extend(ctx context.Context, l *Lease, d time.Duration) error {
-	h := KeyHash(l.key)
-	return e.fenced(ctx, l, "extend", e.q.extend, us(d), l.consumer, h[:], l.owner)
+// Extend implements core.LeaseBackend.
+func (b engineLeases) Extend(ctx context.Context, l core.LeaseRef, d time.Duration) error {
+	h := KeyHash(l.Key)
+	return b.e.fenced(ctx, l, "extend", b.e.q.extend, us(d), l.Consumer, h[:], l.Owner)
 }
 
-func (e *SQLEngine) fenced(ctx context.Context, l *Lease, op, query string, args ...any) error {
+func (e *sqlEngine) fenced(ctx context.Context, l core.LeaseRef, op, query string, args ...any) error {
 	var n int64
-	err := e.retry(ctx, l.consumer, l.key, func() error {
+	err := e.retry(ctx, l.Consumer, l.Key, func() error {
 		var err error
 		n, err = e.b.Exec(ctx, query, args...)
 		return err
 	})
 	switch {
 	case err != nil:
-		return fmt.Errorf("guard: %s lease of %s: %w", op, l.consumer, err)
+		return fmt.Errorf("guard: %s lease of %s: %w", op, l.Consumer, err)
 	case n == 0:
-		return errFor(ErrLeaseLost, l.consumer, "", nil)
+		return errFor(ErrLeaseLost, l.Consumer, "", nil)
 	}
 	return nil
 }
 
 // Inspect returns the record of key, or nil when there is none or it expired.
-func (e *SQLEngine) Inspect(ctx context.Context, consumer, key string) (*Record, error) {
-	if err := ValidateClaim(consumer, key); err != nil {
+func (e *sqlEngine) Inspect(ctx context.Context, consumer, key string) (*Record, error) {
+	if err := validateClaim(consumer, key); err != nil {
 		return nil, err
 	}
 	h := KeyHash(key)
@@ -496,11 +546,11 @@ func (e *SQLEngine) Inspect(ctx context.Context, consumer, key string) (*Record,
 // Resolve marks key done with result, whatever its state: an operator's
 // answer to an uncertain or failed key whose effect is known to have happened.
 // A lease still held on it can no longer complete (ErrLeaseLost).
-func (e *SQLEngine) Resolve(ctx context.Context, consumer, key string, result []byte) error {
-	if err := ValidateClaim(consumer, key); err != nil {
+func (e *sqlEngine) Resolve(ctx context.Context, consumer, key string, result []byte) error {
+	if err := validateClaim(consumer, key); err != nil {
 		return err
 	}
-	if err := ValidateResult(consumer, result); err != nil {
+	if err := validateResult(consumer, result); err != nil {
 		return err
 	}
 	h := KeyHash(key)
@@ -522,8 +572,8 @@ func (e *SQLEngine) Resolve(ctx context.Context, consumer, key string, result []
 
 // Forget deletes the record of key, whatever its state: the next delivery
 // runs the effect as if the key was never seen.
-func (e *SQLEngine) Forget(ctx context.Context, consumer, key string) error {
-	if err := ValidateClaim(consumer, key); err != nil {
+func (e *sqlEngine) Forget(ctx context.Context, consumer, key string) error {
+	if err := validateClaim(consumer, key); err != nil {
 		return err
 	}
 	h := KeyHash(key)
@@ -537,7 +587,7 @@ func (e *SQLEngine) Forget(ctx context.Context, consumer, key string) error {
 // left, never touching a pending record whose lease is live, and returns how
 // many it deleted. Expired records already behave as absent; Purge only
 // reclaims their space. Run it periodically (a cron job, a ticker).
-func (e *SQLEngine) Purge(ctx context.Context) (int64, error) {
+func (e *sqlEngine) Purge(ctx context.Context) (int64, error) {
 	var total int64
 	for {
 		var n int64
@@ -565,10 +615,16 @@ var identityHash = KeyHash(IdentityRecordKey)
 // startClaim validates a claim and, the first time a consumer claims
 // through the engine, checks its key identity (WithKeyIdentity). It runs
 // before any transaction begins, on a connection of its own.
-func (e *SQLEngine) startClaim(ctx context.Context, consumer, key string) error {
-	if err := ValidateClaim(consumer, key); err != nil {
+func (e *sqlEngine) startClaim(ctx context.Context, consumer, key string) error {
+	if err := validateClaim(consumer, key); err != nil {
 		return err
 	}
+	return e.checkConsumer(ctx, consumer)
+}
+
+// checkConsumer checks the key identity of consumer (WithKeyIdentity) the
+// first time it claims through the engine.
+func (e *sqlEngine) checkConsumer(ctx context.Context, consumer string) error {
 	id := e.cfg.KeyIdentity
 	if id == "" {
 		return nil
@@ -580,7 +636,7 @@ func (e *SQLEngine) startClaim(ctx context.Context, consumer, key string) error 
 
 // checkIdentity reads the identity record of consumer, records id when
 // there is none, and compares.
-func (e *SQLEngine) checkIdentity(ctx context.Context, consumer, id string) error {
+func (e *sqlEngine) checkIdentity(ctx context.Context, consumer, id string) error {
 	r, err := e.scan(ctx, e.b, e.q.selectPlain, consumer, identityHash[:])
 	if err != nil {
 		return err
@@ -601,14 +657,14 @@ func (e *SQLEngine) checkIdentity(ctx context.Context, consumer, id string) erro
 			return errVanished // forgotten in between: try again
 		}
 	}
-	return CheckKeyIdentity(consumer, id, r.State, r.Result)
+	return checkKeyIdentity(consumer, id, r.State, r.Result)
 }
 
 // KeyIdentity returns the key identity recorded for consumer (see
 // WithKeyIdentity), or "" when none is. A record the stores do not write
 // is an error wrapping ErrKeyIdentityChanged.
-func (e *SQLEngine) KeyIdentity(ctx context.Context, consumer string) (string, error) {
-	if err := ValidateConsumer(consumer); err != nil {
+func (e *sqlEngine) KeyIdentity(ctx context.Context, consumer string) (string, error) {
+	if err := validateConsumer(consumer); err != nil {
 		return "", err
 	}
 	r, err := e.scan(ctx, e.b, e.q.selectPlain, consumer, identityHash[:])
@@ -616,7 +672,7 @@ func (e *SQLEngine) KeyIdentity(ctx context.Context, consumer string) (string, e
 		return "", err
 	}
 	if r.State != StateDone || len(r.Result) == 0 {
-		return string(r.Result), CheckKeyIdentity(consumer, "", r.State, r.Result)
+		return string(r.Result), checkKeyIdentity(consumer, "", r.State, r.Result)
 	}
 	return string(r.Result), nil
 }
@@ -626,8 +682,8 @@ func (e *SQLEngine) KeyIdentity(ctx context.Context, consumer string) (string, e
 // of the keys' meaning that an operator has dealt with (or a corrupt
 // record). It also forgets this store's check of the consumer; other
 // processes keep theirs until they restart.
-func (e *SQLEngine) ForgetKeyIdentity(ctx context.Context, consumer string) error {
-	if err := ValidateConsumer(consumer); err != nil {
+func (e *sqlEngine) ForgetKeyIdentity(ctx context.Context, consumer string) error {
+	if err := validateConsumer(consumer); err != nil {
 		return err
 	}
 	err := e.retry(ctx, consumer, "", func() error {

@@ -8,41 +8,15 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/idemkit/idem/guard/internal/core"
 )
 
 // The operators' methods of the SQL engine (Operator): listing, counting,
 // reading by key hash and changing a record only if it is as it was read.
 
-// SQLQuerier is what an SQLBackend also has when it can run a query that
-// returns rows; the engine's Records and Stats need it. The backends of
-// SQLStore and pgxguard.Store have it.
-type SQLQuerier interface {
-	Query(ctx context.Context, query string, args ...any) (SQLRows, error)
-}
-
-// SQLRows are the rows of SQLQuerier.Query.
-type SQLRows interface {
-	Next() bool
-	Scan(dest ...any) error
-	Err() error
-	Close()
-}
-
 // listBatch is how many records one query of Records reads.
 const listBatch = 100
-
-// Query implements SQLQuerier.
-func (b *dbBackend) Query(ctx context.Context, q string, args ...any) (SQLRows, error) {
-	rows, err := b.db.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, err
-	}
-	return sqlRows{rows}, nil
-}
-
-type sqlRows struct{ *sql.Rows }
-
-func (r sqlRows) Close() { r.Rows.Close() }
 
 // opsSQL are the operators' statements of a dialect and table, built on
 // demand (they are not on any claim's path).
@@ -53,7 +27,7 @@ type opsSQL struct {
 	same string
 }
 
-func (e *SQLEngine) opsSQL() opsSQL {
+func (e *sqlEngine) opsSQL() opsSQL {
 	same := map[Dialect]string{Postgres: "IS NOT DISTINCT FROM", MySQL: "<=>", SQLite: "IS"}[e.dialect]
 	return opsSQL{dialects[e.dialect], e.cfg.Table, same}
 }
@@ -69,7 +43,7 @@ func (o opsSQL) finish(q string) string {
 
 func (o opsSQL) us(col string) string { return fmt.Sprintf(o.d.micros, col) }
 
-// columns are the columns scanRow reads after its head.
+// columns are the columns scanRecord reads after its head.
 func (o opsSQL) columns() string {
 	return `state, fingerprint, owner, result, ` + o.us("lease_until") + `, ` + o.us("expires_at") + `, ` +
 		o.us("created_at") + `, ` + o.d.nowMicros + `, key_text`
@@ -84,46 +58,19 @@ func (o opsSQL) expired() string {
 	return `(expires_at <= ` + o.d.now + ` AND NOT ` + o.liveLease() + `)`
 }
 
-// scanRow scans head, then the columns of opsSQL.columns (the engine's
-// record query), into a record.
-func scanRow(row interface{ Scan(...any) error }, head ...any) (*readRecord, error) {
-	var (
-		state, owner                sql.NullString
-		fp, result                  []byte
-		leaseUntil                  sql.NullInt64
-		expiresAt, createdAt, nowUS int64
-		kt                          string
-	)
-	if err := row.Scan(append(head, &state, &fp, &owner, &result, &leaseUntil, &expiresAt, &createdAt, &nowUS, &kt)...); err != nil {
-		return nil, err
-	}
-	r := &readRecord{now: time.UnixMicro(nowUS)}
-	r.Key, r.State, r.Fingerprint, r.Owner, r.Result = kt, State(state.String), fp, owner.String, result
-	r.CreatedAt, r.ExpiresAt = time.UnixMicro(createdAt), time.UnixMicro(expiresAt)
-	if leaseUntil.Valid {
-		r.LeaseUntil = time.UnixMicro(leaseUntil.Int64)
-	}
-	return r, nil
-}
-
 func stored(r *readRecord, hash []byte) *StoredRecord {
 	s := &StoredRecord{Record: r.Record, Now: r.now}
 	copy(s.Hash[:], hash)
 	return s
 }
 
-func (e *SQLEngine) querier() (SQLQuerier, error) {
-	q, ok := e.b.(SQLQuerier)
-	if !ok {
-		return nil, fmt.Errorf("guard: the store's SQL backend %T cannot run queries that return rows (SQLQuerier)", e.b)
-	}
-	return q, nil
-}
+// querier is the backend: every core.Backend runs queries that return rows.
+func (e *sqlEngine) querier() (core.Execer, error) { return e.b, nil }
 
 // Records implements Operator: the records f selects, by consumer and key
 // hash, read listBatch at a time. Consumer and states are filtered by the
 // database, ages and expiry by each record's read time.
-func (e *SQLEngine) Records(ctx context.Context, f RecordFilter) iter.Seq2[*StoredRecord, error] {
+func (e *sqlEngine) Records(ctx context.Context, f RecordFilter) iter.Seq2[*StoredRecord, error] {
 	return func(yield func(*StoredRecord, error) bool) {
 		qr, err := e.querier()
 		if err != nil {
@@ -183,7 +130,7 @@ func (e *SQLEngine) Records(ctx context.Context, f RecordFilter) iter.Seq2[*Stor
 }
 
 // page reads one page of Records.
-func (e *SQLEngine) page(ctx context.Context, qr SQLQuerier, q string, args []any) ([]*StoredRecord, error) {
+func (e *sqlEngine) page(ctx context.Context, qr core.Execer, q string, args []any) ([]*StoredRecord, error) {
 	rows, err := qr.Query(ctx, q, args...)
 	if err != nil {
 		return nil, err
@@ -195,7 +142,7 @@ func (e *SQLEngine) page(ctx context.Context, qr SQLQuerier, q string, args []an
 			consumer string
 			hash     []byte
 		)
-		r, err := scanRow(rows, &consumer, &hash)
+		r, err := scanRecord(rows.Scan, &consumer, &hash)
 		if err != nil {
 			return nil, err
 		}
@@ -206,8 +153,8 @@ func (e *SQLEngine) page(ctx context.Context, qr SQLQuerier, q string, args []an
 }
 
 // Lookup implements Operator.
-func (e *SQLEngine) Lookup(ctx context.Context, consumer string, hash [32]byte) (*StoredRecord, error) {
-	if err := ValidateConsumer(consumer); err != nil {
+func (e *sqlEngine) Lookup(ctx context.Context, consumer string, hash [32]byte) (*StoredRecord, error) {
+	if err := validateConsumer(consumer); err != nil {
 		return nil, err
 	}
 	r, err := e.scan(ctx, e.b, e.q.selectPlain, consumer, hash[:])
@@ -220,7 +167,7 @@ func (e *SQLEngine) Lookup(ctx context.Context, consumer string, hash [32]byte) 
 // Amend implements Operator with one conditional statement: it applies only
 // while the record has the state, creation time, owner and result seen and
 // holds no live lease by the database's clock.
-func (e *SQLEngine) Amend(ctx context.Context, seen *StoredRecord, change Change) error {
+func (e *sqlEngine) Amend(ctx context.Context, seen *StoredRecord, change Change) error {
 	if err := CheckAmend(seen, change); err != nil {
 		return err
 	}
@@ -251,7 +198,7 @@ func (e *SQLEngine) Amend(ctx context.Context, seen *StoredRecord, change Change
 // table and its indexes as the database estimates it: PostgreSQL's
 // pg_total_relation_size, MySQL's information_schema.tables, SQLite's
 // dbstat (or the whole database file where dbstat is missing).
-func (e *SQLEngine) Stats(ctx context.Context, consumer string) (*Stats, error) {
+func (e *sqlEngine) Stats(ctx context.Context, consumer string) (*Stats, error) {
 	qr, err := e.querier()
 	if err != nil {
 		return nil, err
@@ -260,7 +207,7 @@ func (e *SQLEngine) Stats(ctx context.Context, consumer string) (*Stats, error) 
 	args := []any{identityHash[:]}
 	where := ` WHERE key_hash <> ?`
 	if consumer != "" {
-		if err := ValidateConsumer(consumer); err != nil {
+		if err := validateConsumer(consumer); err != nil {
 			return nil, err
 		}
 		where += ` AND consumer = ?`
@@ -316,7 +263,7 @@ func (e *SQLEngine) Stats(ctx context.Context, consumer string) (*Stats, error) 
 }
 
 // tableSize returns the bytes of the table and its indexes, or -1.
-func (e *SQLEngine) tableSize(ctx context.Context) (int64, error) {
+func (e *sqlEngine) tableSize(ctx context.Context) (int64, error) {
 	table := e.cfg.Table
 	schema, bare, qualified := strings.Cut(table, ".")
 	if !qualified {

@@ -6,14 +6,18 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+
+	"github.com/idemkit/idem/guard/internal/core"
 )
 
 // SQLStore is the store for database/sql: PostgreSQL through pgx's stdlib
 // driver, MySQL/MariaDB through go-sql-driver/mysql, SQLite through
-// modernc.org/sqlite (open it with SQLiteDSN). It embeds the SQLEngine, whose
-// methods (Claim, Run, Inspect, Resolve, Forget, Purge, CreateTable) it has.
+// modernc.org/sqlite (open it with SQLiteDSN). Its methods besides Do,
+// DoBatch and With (Claim, Run, ClaimBatch, RunBatch, Inspect, Resolve,
+// Forget, Purge, KeyIdentity, ForgetKeyIdentity, CreateTable) are those of
+// the SQL engine it shares with guard/pgxguard.
 type SQLStore struct {
-	*SQLEngine
+	*sqlEngine
 	db *sql.DB
 }
 
@@ -24,21 +28,22 @@ func NewSQLStore(db *sql.DB, d Dialect, opts ...Option) (*SQLStore, error) {
 	if db == nil {
 		return nil, errors.New("guard: NewSQLStore: nil *sql.DB")
 	}
-	e, err := NewSQLEngine(&dbBackend{db: db, dialect: d}, d, opts...)
+	e, err := newSQLEngine(&dbBackend{db: db, dialect: d}, d, opts...)
 	if err != nil {
 		return nil, err
 	}
-	return &SQLStore{SQLEngine: e, db: db}, nil
+	return &SQLStore{sqlEngine: e, db: db}, nil
 }
 
 // With returns a store sharing s's database and prepared statements, with
-// opts applied on top of s's options (see SQLEngine.With).
+// opts applied on top of s's options (a consumer's lease, delivery or retention over the store's:
+// generated handlers use it).
 func (s *SQLStore) With(opts ...Option) (*SQLStore, error) {
-	e, err := s.SQLEngine.With(opts...)
+	e, err := s.sqlEngine.With(opts...)
 	if err != nil {
 		return nil, err
 	}
-	return &SQLStore{SQLEngine: e, db: s.db}, nil
+	return &SQLStore{sqlEngine: e, db: s.db}, nil
 }
 
 // DB returns the store's database.
@@ -46,12 +51,27 @@ func (s *SQLStore) DB() *sql.DB { return s.db }
 
 // Do runs a transactional effect: the store begins a transaction, claims the
 // key as its first statement, runs apply with the transaction, and commits
-// both or neither (see SQLEngine.Do). It returns Applied, Duplicate, or the
+// both or neither (see the package doc). It returns Applied, Duplicate, or the
 // errors of the error table.
 func (s *SQLStore) Do(ctx context.Context, consumer, key string, fp []byte, apply func(ctx context.Context, tx *sql.Tx) error) (Outcome, error) {
-	return s.SQLEngine.Do(ctx, consumer, key, fp, func(ctx context.Context, tx SQLTx) error {
+	return s.sqlEngine.Do(ctx, consumer, key, fp, func(ctx context.Context, tx core.Tx) error {
 		return apply(ctx, tx.(dbTx).tx)
 	})
+}
+
+// DoBatch runs the transactional effects of a batch of messages in one
+// transaction: one statement claims every key, the fresh keys' effects run
+// in the order of the batch, and one commit ends it (see the package doc
+// on batches). It returns one Result per message, in
+// order.
+func (s *SQLStore) DoBatch(ctx context.Context, msgs []TxMessage[*sql.Tx]) []Result {
+	inner := make([]TxMessage[core.Tx], len(msgs))
+	for i, m := range msgs {
+		apply := m.Apply
+		inner[i] = TxMessage[core.Tx]{Consumer: m.Consumer, Key: m.Key, Fingerprint: m.Fingerprint,
+			Apply: func(ctx context.Context, tx core.Tx) error { return apply(ctx, tx.(dbTx).tx) }}
+	}
+	return s.sqlEngine.DoBatch(ctx, inner)
 }
 
 // dbBackend runs the engine's statements as prepared statements, prepared
@@ -81,7 +101,7 @@ func (b *dbBackend) stmt(ctx context.Context, q string) (*sql.Stmt, error) {
 	return s, nil
 }
 
-func (b *dbBackend) Begin(ctx context.Context) (SQLTx, error) {
+func (b *dbBackend) Begin(ctx context.Context) (core.Tx, error) {
 	b.unprepared.Range(func(q, _ any) bool {
 		b.unprepared.Delete(q)
 		b.stmt(ctx, q.(string)) // on failure the next transaction notes it again
@@ -99,11 +119,25 @@ func (b *dbBackend) Begin(ctx context.Context) (SQLTx, error) {
 }
 
 func (b *dbBackend) Exec(ctx context.Context, q string, args ...any) (int64, error) {
+	if isOneOff(q) {
+		return execRows(b.db.ExecContext(ctx, q, args...))
+	}
 	s, err := b.stmt(ctx, q)
 	if err != nil {
 		return 0, err
 	}
 	return execRows(s.ExecContext(ctx, args...))
+}
+
+func (b *dbBackend) Query(ctx context.Context, q string, args ...any) (core.Rows, error) {
+	if isOneOff(q) {
+		return b.db.QueryContext(ctx, q, args...)
+	}
+	s, err := b.stmt(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	return s.QueryContext(ctx, args...)
 }
 
 func (b *dbBackend) QueryRow(ctx context.Context, q string, args ...any) interface{ Scan(...any) error } {
@@ -134,11 +168,25 @@ func (t dbTx) stmt(ctx context.Context, q string) (*sql.Stmt, error) {
 }
 
 func (t dbTx) Exec(ctx context.Context, q string, args ...any) (int64, error) {
+	if isOneOff(q) {
+		return execRows(t.tx.ExecContext(ctx, q, args...))
+	}
 	s, err := t.stmt(ctx, q)
 	if err != nil {
 		return 0, err
 	}
 	return execRows(s.ExecContext(ctx, args...))
+}
+
+func (t dbTx) Query(ctx context.Context, q string, args ...any) (core.Rows, error) {
+	if isOneOff(q) {
+		return t.tx.QueryContext(ctx, q, args...)
+	}
+	s, err := t.stmt(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	return s.QueryContext(ctx, args...)
 }
 
 func (t dbTx) QueryRow(ctx context.Context, q string, args ...any) interface{ Scan(...any) error } {

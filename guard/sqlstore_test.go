@@ -35,6 +35,18 @@ func TestConformance(t *testing.T) {
 	}
 }
 
+func TestBatchConformance(t *testing.T) {
+	for _, h := range sqlHarnesses() {
+		t.Run(h.Name, func(t *testing.T) { guardtest.RunBatch(t, h) })
+	}
+}
+
+func TestBatchFaults(t *testing.T) {
+	for _, h := range sqlHarnesses() {
+		t.Run(h.Name, func(t *testing.T) { guardtest.RunBatchFaults(t, h) })
+	}
+}
+
 func TestFaults(t *testing.T) {
 	for _, h := range sqlHarnesses() {
 		t.Run(h.Name, func(t *testing.T) { guardtest.RunFaults(t, h) })
@@ -247,6 +259,22 @@ func sqlBackendOn(t testing.TB, db *sql.DB, d guard.Dialect, table string, count
 				}
 				return nil
 			})
+		},
+		DoBatch: func(ctx context.Context, msgs []guardtest.BatchEffect) []guard.Result {
+			batch := make([]guard.TxMessage[*sql.Tx], len(msgs))
+			for i, m := range msgs {
+				batch[i] = guard.TxMessage[*sql.Tx]{Consumer: m.Consumer, Key: m.Key, Fingerprint: m.Fingerprint,
+					Apply: func(ctx context.Context, tx *sql.Tx) error {
+						if _, err := tx.ExecContext(ctx, counters.upsert, m.Effect.Counter, m.Effect.Delta); err != nil {
+							return fmt.Errorf("add to counter %s: %w", m.Effect.Counter, err)
+						}
+						if m.Effect.Hook != nil {
+							return m.Effect.Hook(ctx)
+						}
+						return nil
+					}}
+			}
+			return store.DoBatch(ctx, batch)
 		},
 		Counter: func(ctx context.Context, name string) (int64, error) {
 			var n int64

@@ -7,10 +7,16 @@ import "context"
 // claims for external effects and the operators' tools. Handlers of external
 // effects take a Store.
 type Store interface {
-	// Claim claims key for an external effect; see SQLEngine.Claim.
+	// Claim claims key for an external effect (see the package doc).
 	Claim(ctx context.Context, consumer, key string, fp []byte) (*Lease, error)
-	// Run claims key, runs apply under the lease and records the outcome; see RunLease.
+	// Run claims key, runs apply under the lease and records the outcome; see runLease.
 	Run(ctx context.Context, consumer, key string, fp []byte, apply func(ctx context.Context, l *Lease) error) (Outcome, error)
+	// ClaimBatch claims the keys of a batch for external effects at once:
+	// one Claimed per message, in order (see the package doc on batches).
+	ClaimBatch(ctx context.Context, msgs []Message) []Claimed
+	// RunBatch claims the keys of a batch at once and runs each acquired
+	// key's apply under its lease: one Result per message, in order.
+	RunBatch(ctx context.Context, msgs []LeaseMessage) []Result
 	// Inspect returns the record of key, or nil when there is none or it expired.
 	Inspect(ctx context.Context, consumer, key string) (*Record, error)
 	// Resolve marks key done with result, whatever its state.

@@ -2,6 +2,7 @@ package amqpguard
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -55,6 +56,8 @@ type config struct {
 	consumerTag     string
 	consumerArgs    amqp.Table
 	exclusive       bool
+	batch           int           // > 1: Consume handles batches of this many
+	flush           time.Duration // how long a batch waits to fill
 }
 
 func newConfig(opts []Option) config {
@@ -111,6 +114,29 @@ func WithConsumerTag(tag string) Option { return func(c *config) { c.consumerTag
 // offsets…).
 func WithConsumerArgs(args amqp.Table) Option { return func(c *config) { c.consumerArgs = args } }
 
+// DefaultBatchFlush is how long Consume waits, after a batch's first
+// delivery, for the batch to fill when WithBatch gives no flush.
+const DefaultBatchFlush = 100 * time.Millisecond
+
+// WithBatch turns batch consumption on: the prefetch count is n, and
+// Consume collects up to n deliveries (or what arrived within flush of the
+// first, DefaultBatchFlush when ≤ 0), hands them to the handler in one call
+// (HandleBatch of a guard.BatchHandler, else Handle once per delivery) and
+// settles each delivery by its own answer, by the mapping table: the
+// leading run of handled deliveries is acknowledged with one
+// Ack(multiple=true), every other delivery on its own (ack, reject,
+// requeue after the longest of the batch's delays). One batch is handled at
+// a time, so WithConcurrency is then unused. n ≤ 1 turns batching off.
+func WithBatch(n int, flush time.Duration) Option {
+	return func(c *config) {
+		c.batch = n
+		c.flush = flush
+		if flush <= 0 {
+			c.flush = DefaultBatchFlush
+		}
+	}
+}
+
 // WithExclusive asks for an exclusive consumer: the broker refuses other
 // consumers on the queue while this one runs.
 func WithExclusive() Option { return func(c *config) { c.exclusive = true } }
@@ -129,7 +155,11 @@ func WithExclusive() Option { return func(c *config) { c.exclusive = true } }
 // closed); ch is not closed by Consume.
 func Consume(ctx context.Context, ch *amqp.Channel, queue string, h guard.Handler, opts ...Option) error {
 	c := newConfig(opts)
-	if err := ch.Qos(c.concurrency, 0, false); err != nil {
+	prefetch := c.concurrency
+	if c.batch > 1 {
+		prefetch = c.batch
+	}
+	if err := ch.Qos(prefetch, 0, false); err != nil {
 		return fmt.Errorf("amqpguard: qos: %w", err)
 	}
 	closed := ch.NotifyClose(make(chan *amqp.Error, 1))
@@ -139,7 +169,14 @@ func Consume(ctx context.Context, ch *amqp.Channel, queue string, h guard.Handle
 		return fmt.Errorf("amqpguard: consume %q: %w", queue, err)
 	}
 	var wg sync.WaitGroup
-	for range c.concurrency {
+	workers := c.concurrency
+	if c.batch > 1 {
+		// One batch at a time: Ack(multiple=true) must cover only
+		// deliveries of the batch that sends it.
+		workers = 0
+		wg.Go(func() { c.consumeBatches(ctx, deliveries, h) })
+	}
+	for range workers {
 		wg.Go(func() {
 			for d := range deliveries {
 				if ctx.Err() != nil {
@@ -176,9 +213,115 @@ func Handle(ctx context.Context, d amqp.Delivery, h guard.Handler, opts ...Optio
 	return c.handle(ctx, d, h)
 }
 
-func (c *config) handle(parent context.Context, d amqp.Delivery, h guard.Handler) Action {
-	out, err := adapt.Call(parent, "amqpguard", c.timeout, h, d.Body)
+// consumeBatches is the worker of Consume with batching on: gather,
+// handle, settle, until deliveries closes.
+func (c *config) consumeBatches(ctx context.Context, deliveries <-chan amqp.Delivery, h guard.Handler) {
+	next := adapt.Receive(deliveries)
+	for {
+		batch, err := adapt.Gather(ctx, c.batch, c.flush, next)
+		if errors.Is(err, adapt.ErrClosed) {
+			return
+		}
+		if err != nil || ctx.Err() != nil { // ctx done: requeue the rest as they come
+			for _, d := range batch {
+				c.requeueNow(d)
+			}
+			for d := range deliveries {
+				c.requeueNow(d)
+			}
+			return
+		}
+		c.handleBatch(ctx, batch, h)
+	}
+}
 
+// requeueNow requeues d at once, on shutdown.
+func (c *config) requeueNow(d amqp.Delivery) {
+	if err := d.Nack(false, true); err != nil {
+		c.logger.Debug("amqpguard: requeue on shutdown failed", slog.Uint64("delivery_tag", d.DeliveryTag), slog.Any("error", err))
+	}
+}
+
+// HandleBatch runs h on ds in one call (HandleBatch of a
+// guard.BatchHandler, else Handle once per delivery) and settles each
+// delivery by its own answer, by the mapping table, for code that reads
+// deliveries itself (consume with autoAck false). The leading run of
+// handled deliveries is acknowledged with one Ack(multiple=true) on the
+// last of them, which also acknowledges every earlier unacknowledged
+// delivery of the channel: give it the deliveries of a channel in the order
+// received, with every earlier one settled. The others are settled one by
+// one; those to requeue after the longest of their delays (at once when ctx
+// is done). It returns what it did with each delivery, in order.
+func HandleBatch(ctx context.Context, ds []amqp.Delivery, h guard.Handler, opts ...Option) []Action {
+	c := newConfig(opts)
+	return c.handleBatch(ctx, ds, h)
+}
+
+func (c *config) handleBatch(parent context.Context, ds []amqp.Delivery, h guard.Handler) []Action {
+	bodies := make([][]byte, len(ds))
+	for i, d := range ds {
+		bodies[i] = d.Body
+	}
+	res := adapt.CallBatch(parent, "amqpguard", c.timeout, h, bodies)
+	acts := make([]Action, len(ds))
+	lead := 0 // the leading run of handled deliveries
+	for lead < len(ds) && adapt.Classify(res[lead].Err).Class == adapt.Settle {
+		lead++
+	}
+	if lead > 0 {
+		last := ds[lead-1]
+		c.settled(parent, "ack", last.Ack(true), slog.LevelDebug, "amqpguard: acked a batch's leading deliveries",
+			[]any{slog.Uint64("delivery_tag", last.DeliveryTag), slog.Int("deliveries", lead)})
+		for i := range lead {
+			acts[i] = Ack
+		}
+	}
+	type requeue struct {
+		d     amqp.Delivery
+		level slog.Level
+		msg   string
+		attrs []any
+	}
+	var (
+		requeues []requeue
+		delay    time.Duration
+	)
+	for i := lead; i < len(ds); i++ {
+		d, out, err := ds[i], res[i].Outcome, res[i].Err
+		attrs := deliveryAttrs(d)
+		switch v := adapt.Classify(err); v.Class {
+		case adapt.Settle:
+			c.settled(parent, "ack", d.Ack(false), slog.LevelDebug, "amqpguard: acked", append(attrs, slog.String("outcome", out.String())))
+			acts[i] = Ack
+		case adapt.DeadLetter:
+			c.settled(parent, "reject", d.Reject(false), slog.LevelWarn,
+				"amqpguard: permanent error, message rejected to the dead-letter exchange", append(attrs, slog.Any("error", err)))
+			acts[i] = Reject
+		case adapt.InProgress:
+			delay = max(delay, min(v.RetryAfter, c.maxRequeueDelay))
+			requeues = append(requeues, requeue{d, slog.LevelDebug, "amqpguard: key in progress elsewhere, requeued after a delay", append(attrs, slog.Any("error", err))})
+			acts[i] = Requeue
+		default:
+			level := slog.LevelWarn
+			if v.Panic != nil {
+				level = slog.LevelError
+				attrs = append(attrs, slog.String("stack", string(v.Panic.Stack)))
+			}
+			delay = max(delay, c.retryDelay)
+			requeues = append(requeues, requeue{d, level, "amqpguard: transient error, requeued after a delay", append(attrs, slog.Any("error", err))})
+			acts[i] = Requeue
+		}
+	}
+	if len(requeues) > 0 {
+		adapt.Sleep(parent, delay)
+		for _, r := range requeues {
+			c.settled(parent, "requeue", r.d.Nack(false, true), r.level, r.msg, append(r.attrs, slog.Duration("delay", delay)))
+		}
+	}
+	return acts
+}
+
+func deliveryAttrs(d amqp.Delivery) []any {
 	attrs := []any{
 		slog.String("exchange", d.Exchange), slog.String("routing_key", d.RoutingKey),
 		slog.Uint64("delivery_tag", d.DeliveryTag), slog.Bool("redelivered", d.Redelivered),
@@ -186,6 +329,12 @@ func (c *config) handle(parent context.Context, d amqp.Delivery, h guard.Handler
 	if d.MessageId != "" {
 		attrs = append(attrs, slog.String("message_id", d.MessageId))
 	}
+	return attrs
+}
+
+func (c *config) handle(parent context.Context, d amqp.Delivery, h guard.Handler) Action {
+	out, err := adapt.Call(parent, "amqpguard", c.timeout, h, d.Body)
+	attrs := deliveryAttrs(d)
 
 	switch v := adapt.Classify(err); v.Class {
 	case adapt.Settle:

@@ -64,4 +64,13 @@
 // acknowledged, and the guard answers Duplicate for an effect that already
 // happened. Handle settles one delivery for code that reads deliveries on its
 // own.
+//
+// # Batches
+//
+// With WithBatch(n, flush), Consume prefetches n deliveries, hands up to n
+// to the handler in one call (HandleBatch of a guard.BatchHandler, as every
+// generated handler is) and settles each by its own answer: the leading run
+// of handled deliveries with one Ack(multiple=true), every later one on its
+// own (a poison one rejected, a failed one requeued). HandleBatch does the
+// same for deliveries you read.
 package amqpguard

@@ -14,6 +14,7 @@ import (
 	"github.com/idemkit/idem/guard"
 	"github.com/idemkit/idem/guard/amqpguard"
 	"github.com/idemkit/idem/guard/guardtest"
+	"github.com/idemkit/idem/guard/internal/storekit"
 )
 
 // dial connects to the RabbitMQ of IDEM_TEST_AMQP (skipping the test when it
@@ -183,7 +184,7 @@ func TestRabbitMQ(t *testing.T) {
 			steps: map[string][]step{
 				"conflict": {{err: fmt.Errorf("deduct_inventory: %w", guard.ErrKeyConflict)}},
 				"invalid":  {{err: fmt.Errorf("%w: missing sku", guard.ErrInvalidMessage)}},
-				"failed":   {{err: guard.StateError(guard.ErrFailed, "deduct_inventory", "out of stock", nil)}},
+				"failed":   {{err: storekit.StateError(guard.ErrFailed, "deduct_inventory", "out of stock", nil)}},
 			},
 			calls: map[string]int{"ok": 1, "conflict": 1, "invalid": 1, "failed": 1},
 			dead:  []string{"conflict", "invalid", "failed"}},

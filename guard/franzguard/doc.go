@@ -64,4 +64,12 @@
 //
 // The consuming client can produce the dead letters itself, as here, or
 // pass a client of its own.
+//
+// # Batches
+//
+// With WithBatch(n), the records of a poll go to the handler n at a time, in
+// one call (HandleBatch of a guard.BatchHandler, as every generated handler
+// is), and are settled in order, each by its own answer: a record that is
+// not settled is retried in place, alone, and nothing past it is committed
+// until it is.
 package franzguard

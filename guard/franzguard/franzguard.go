@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -43,7 +44,18 @@ type config struct {
 	deadLetter Producer
 	dlTopic    string
 	maxPoll    int
+	batch      int // > 1: the records of a poll are handled in batches of this many
 }
+
+// WithBatch turns batch consumption on: the records of a poll are handed to
+// the handler n at a time, in one call each (HandleBatch of a
+// guard.BatchHandler, else Handle once per record), and then settled in
+// order, each by its own answer: a record whose answer does not settle it
+// is retried in place, alone, and nothing past it is committed until it is
+// settled (those before it are committed before each wait). A poll brings
+// at most WithMaxPollRecords records, so a batch is never longer. n ≤ 1
+// turns batching off.
+func WithBatch(n int) Option { return func(c *config) { c.batch = n } }
 
 func newConfig(opts []Option) config {
 	c := config{InPlace: adapt.NewInPlace("franzguard"), maxPoll: DefaultMaxPollRecords}
@@ -168,6 +180,9 @@ func (c *config) poll(ctx context.Context, cl *kgo.Client, fs kgo.Fetches, h gua
 		// wait, and Settle with it, and is returned below.
 		return b.commit(ctx) == nil && c.Sleep(ctx, d)
 	}
+	if c.batch > 1 {
+		return c.pollBatches(ctx, &b, p, fs.Records(), h)
+	}
 	for _, r := range fs.Records() {
 		m := adapt.Message{Topic: r.Topic, Partition: r.Partition, Offset: r.Offset, Body: r.Value}
 		var deadLetter adapt.DeadLetterFunc
@@ -188,6 +203,37 @@ func (c *config) poll(ctx context.Context, cl *kgo.Client, fs kgo.Fetches, h gua
 			return err
 		}
 		b.pending = append(b.pending, r)
+	}
+	return b.commit(ctx)
+}
+
+// pollBatches handles the records of a poll c.batch at a time, settling
+// each batch in order, and commits them.
+func (c *config) pollBatches(ctx context.Context, b *batch, p adapt.InPlace, records []*kgo.Record, h guard.Handler) error {
+	for chunk := range slices.Chunk(records, c.batch) {
+		ms := make([]adapt.Message, len(chunk))
+		for i, r := range chunk {
+			ms[i] = adapt.Message{Topic: r.Topic, Partition: r.Partition, Offset: r.Offset, Body: r.Value}
+		}
+		deadLetter := func(i int) adapt.DeadLetterFunc {
+			if c.deadLetter == nil {
+				return nil
+			}
+			return func(ctx context.Context, cause error) error { return c.writeDeadLetter(ctx, chunk[i], ms[i], cause) }
+		}
+		n, err := p.SettleBatch(ctx, h, ms, deadLetter, func(i int) { b.pending = append(b.pending, chunk[i]) })
+		if b.err != nil {
+			return b.err
+		}
+		if err != nil || n < len(chunk) {
+			if cerr := b.commit(ctx); cerr != nil {
+				return errors.Join(err, cerr)
+			}
+			if err == nil {
+				return errStop // ctx done: the record in flight stays uncommitted
+			}
+			return err
+		}
 	}
 	return b.commit(ctx)
 }

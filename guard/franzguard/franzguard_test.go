@@ -37,15 +37,15 @@ func client(t testing.TB, b *kafkatest.Broker, extra ...kgo.Opt) *kgo.Client {
 
 // member runs Consume on a real kgo client against b; the client produces
 // its own dead letters.
-func member(t testing.TB, b *kafkatest.Broker) kafkatest.Member {
+func member(t testing.TB, b *kafkatest.Broker, extra ...franzguard.Option) kafkatest.Member {
 	return func(ctx context.Context, h guard.Handler, deadLetter bool) error {
 		cl := client(t, b)
 		defer cl.CloseAllowingRebalance()
-		opts := []franzguard.Option{
+		opts := append([]franzguard.Option{
 			franzguard.WithLogger(nil),
 			franzguard.WithBackoff(kafkatest.MinBackoff, kafkatest.MaxBackoff),
 			franzguard.WithTimeout(kafkatest.HandlerTimeout),
-		}
+		}, extra...)
 		if deadLetter {
 			opts = append(opts, franzguard.WithDeadLetter(cl, kafkatest.DeadTopic))
 		}
@@ -59,6 +59,17 @@ func TestKfake(t *testing.T) {
 		t.Run(sc.Name, func(t *testing.T) {
 			b := kafkatest.Start(t)
 			sc.Run(t, b, member(t, b))
+		})
+	}
+}
+
+// TestKfakeBatch runs the batch scenarios every Kafka adapter passes on
+// kfake, with batching on.
+func TestKfakeBatch(t *testing.T) {
+	for _, sc := range kafkatest.BatchScenarios {
+		t.Run(sc.Name, func(t *testing.T) {
+			b := kafkatest.Start(t)
+			sc.Run(t, b, member(t, b, franzguard.WithBatch(kafkatest.BatchSize)))
 		})
 	}
 }

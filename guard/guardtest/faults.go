@@ -184,6 +184,13 @@ func (b *broker) redeliver(d delivery, delay time.Duration) {
 // work runs handle on workers goroutines until every delivery is acknowledged
 // or ctx ends, and reports whether all were acknowledged.
 func (b *broker) work(ctx context.Context, workers int, handle func(d delivery)) bool {
+	return b.workBatches(ctx, workers, 1, func(ds []delivery) { handle(ds[0]) })
+}
+
+// workBatches is work for a consumer that reads in batches: each worker
+// waits for a delivery, takes whatever else is ready up to max deliveries,
+// and hands them to handle together.
+func (b *broker) workBatches(ctx context.Context, workers, max int, handle func(ds []delivery)) bool {
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
@@ -194,7 +201,17 @@ func (b *broker) work(ctx context.Context, workers int, handle func(d delivery))
 				case <-ctx.Done():
 					return
 				case d := <-b.ready:
-					handle(d)
+					ds := []delivery{d}
+				fill:
+					for len(ds) < max {
+						select {
+						case d := <-b.ready:
+							ds = append(ds, d)
+						default:
+							break fill
+						}
+					}
+					handle(ds)
 				}
 			}
 		})
@@ -551,6 +568,30 @@ func runExternalFaults(t *testing.T, h Harness, seed uint64, n int, mode guard.D
 	if !ok {
 		t.Fatalf("not every delivery was acknowledged within %s: %d outstanding", faultBudget, br.outstanding.Load())
 	}
+	checkExternal(t, b, name, mode, msgs, provider, &externalRun{abandoned: &abandoned, sentAbandoned: &sentAbandoned,
+		leaseLost: &leaseLost, slow: &slow, sawUncertain: &sawUncertain, abandonedCount: &abandonedCount, stats: stats})
+}
+
+// externalRun is what a run of external effects noted about its keys.
+type externalRun struct {
+	abandoned      *keySet // a lease was abandoned (crash after claim or after the send, or a failed Complete)
+	sentAbandoned  *keySet // abandoned after the send
+	leaseLost      *keySet // Complete answered ErrLeaseLost
+	slow           *keySet // the lease ran out before Complete returned
+	sawUncertain   *keySet // a claim answered ErrUncertain
+	abandonedCount *atomic.Int64
+	stats          *faultStats
+}
+
+// checkExternal checks the end of a run of external effects: under
+// at-least-once every key sent and done, sent more than once only after a
+// crash after the send or a lost lease; under at-most-once no key sent
+// twice and exactly the abandoned keys uncertain.
+func checkExternal(t *testing.T, b Backend, name string, mode guard.Delivery, msgs []faultMsg, provider *sendLog, run *externalRun) {
+	t.Helper()
+	const consumer = "send_sms"
+	abandoned, sentAbandoned, leaseLost, slow, sawUncertain, abandonedCount, stats :=
+		run.abandoned, run.sentAbandoned, run.leaseLost, run.slow, run.sawUncertain, run.abandonedCount, run.stats
 	vctx, vcancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer vcancel()
 	var doubled, ended, unsent int
@@ -576,7 +617,7 @@ func runExternalFaults(t *testing.T, h Harness, seed uint64, n int, mode guard.D
 				t.Errorf("%s: never sent (at-least-once)", m.key)
 			case r.State != guard.StateDone:
 				t.Errorf("%s: ended %s, want done (at-least-once)", m.key, r.State)
-			case sends > 1 && !sentAbandoned.hasAny(m.key, &leaseLost):
+			case sends > 1 && !sentAbandoned.hasAny(m.key, leaseLost):
 				t.Errorf("%s: sent %d times with no crash after a send and no lost lease", m.key, sends)
 			}
 		case guard.AtMostOnce:
@@ -587,7 +628,7 @@ func runExternalFaults(t *testing.T, h Harness, seed uint64, n int, mode guard.D
 				t.Errorf("%s: ended %s, abandoned %t: the keys that end uncertain must be exactly those whose lease was abandoned", m.key, r.State, abandoned.has(m.key))
 			case !abandoned.has(m.key) && (sends != 1 || r.State != guard.StateDone):
 				t.Errorf("%s: no abandoned lease, yet sent %d times and ended %s; want once and done", m.key, sends, r.State)
-			case sawUncertain.has(m.key) && !abandoned.hasAny(m.key, &slow):
+			case sawUncertain.has(m.key) && !abandoned.hasAny(m.key, slow):
 				t.Errorf("%s: a claim answered ErrUncertain, yet no lease of it was abandoned or ran out", m.key)
 			}
 		}

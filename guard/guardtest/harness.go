@@ -40,6 +40,9 @@ type Backend struct {
 	// from apply. So a Hook error rolls the addition back, and
 	// guard.Reject(err) from the Hook keeps the key failed.
 	Do func(ctx context.Context, consumer, key string, fp []byte, e Effect) (guard.Outcome, error)
+	// DoBatch runs the transactional effects of msgs through the store's
+	// own DoBatch, each as Do runs its Effect, and returns its results.
+	DoBatch func(ctx context.Context, msgs []BatchEffect) []guard.Result
 	// Counter reads the committed value of a counter (0 when it never changed).
 	Counter func(ctx context.Context, name string) (int64, error)
 	// Clone returns another store over the same dedup table (or key prefix)
@@ -59,4 +62,13 @@ type Effect struct {
 	// apply's. It may block (to hold the claim while others wait) and it may
 	// cancel the context the transaction runs under (a simulated crash).
 	Hook func(ctx context.Context) error
+}
+
+// BatchEffect is one message of Backend.DoBatch: its consumer, key and
+// fingerprint, and its Effect.
+type BatchEffect struct {
+	Consumer    string
+	Key         string
+	Fingerprint []byte
+	Effect      Effect
 }

@@ -83,7 +83,7 @@ func setup(t *testing.T, h Harness, opts ...guard.Option) *env {
 func checkBackend(t testing.TB, h Harness, b Backend) {
 	t.Helper()
 	tm := b.Tamper
-	if b.Store == nil || b.Do == nil || b.Counter == nil || b.Clone == nil ||
+	if b.Store == nil || b.Do == nil || b.DoBatch == nil || b.Counter == nil || b.Clone == nil ||
 		tm.ExpireLease == nil || tm.ExpireRetention == nil || tm.ExpireAll == nil || tm.Write == nil {
 		t.Fatalf("guardtest: %s: Harness.New returned an incomplete Backend", h.Name)
 	}

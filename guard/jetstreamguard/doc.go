@@ -46,4 +46,12 @@
 //
 // Handler returns a jetstream.MessageHandler for code that calls Consume on
 // its own; Handle settles one message for Fetch / Next / Messages loops.
+//
+// # Batches
+//
+// With WithBatch(n, maxWait), Consume fetches up to n messages at a time and
+// hands them to the handler in one call (HandleBatch of a guard.BatchHandler,
+// as every generated handler is), then settles each message by its own
+// answer by the table above: a poison message is terminated while the
+// others are acked. HandleBatch does the same for a batch you fetched.
 package jetstreamguard

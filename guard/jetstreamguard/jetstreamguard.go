@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/idemkit/idem/guard"
@@ -60,6 +61,8 @@ type config struct {
 	timeout   time.Duration
 	doubleAck bool
 	consume   []jetstream.PullConsumeOpt
+	batch     int           // > 1: Consume fetches batches of this many
+	batchWait time.Duration // how long a fetch waits to fill a batch
 }
 
 func newConfig(opts []Option) config {
@@ -121,6 +124,28 @@ func WithConsumeOptions(opts ...jetstream.PullConsumeOpt) Option {
 	return func(c *config) { c.consume = append(c.consume, opts...) }
 }
 
+// DefaultBatchWait is how long a fetch of Consume waits for a batch to fill
+// when WithBatch gives no wait.
+const DefaultBatchWait = time.Second
+
+// WithBatch turns batch consumption on: Consume fetches up to n messages at
+// a time (Consumer.Fetch, waiting at most maxWait, DefaultBatchWait when
+// ≤ 0, for the batch to fill), hands them to the handler in one call
+// (HandleBatch of a guard.BatchHandler, else Handle once per message) and
+// settles each message by its own answer, by the mapping table: a poison
+// message is terminated or naked while the others are acked. The heartbeat
+// keeps every message of the batch alive while it is handled.
+// WithConsumeOptions is then unused. n ≤ 1 turns batching off.
+func WithBatch(n int, maxWait time.Duration) Option {
+	return func(c *config) {
+		c.batch = n
+		c.batchWait = maxWait
+		if maxWait <= 0 {
+			c.batchWait = DefaultBatchWait
+		}
+	}
+}
+
 // Handler returns a jetstream.MessageHandler that runs h on each message and
 // settles it by the mapping table. Each message gets its own context, derived
 // from context.Background() (bounded by WithTimeout). Give it to
@@ -157,6 +182,9 @@ func Consume(ctx context.Context, c jetstream.Consumer, h guard.Handler, opts ..
 	cfg := newConfig(opts)
 	if cfg.ackWait == 0 {
 		cfg.ackWait = consumerAckWait(c.CachedInfo())
+	}
+	if cfg.batch > 1 {
+		return cfg.consumeBatches(ctx, c, h)
 	}
 	var (
 		mu       sync.Mutex
@@ -210,15 +238,85 @@ func consumerAckWait(info *jetstream.ConsumerInfo) time.Duration {
 	return w
 }
 
-func (c *config) handle(parent context.Context, msg jetstream.Msg, h guard.Handler) Action {
-	ackWait := c.ackWait
-	if ackWait <= 0 {
-		ackWait = DefaultAckWait
+// HandleBatch runs h on msgs in one call (HandleBatch of a
+// guard.BatchHandler, else Handle once per message) and settles each
+// message by its own answer, by the mapping table, for loops that fetch
+// batches themselves (Fetch, FetchNoWait). The heartbeat keeps every
+// message alive while h runs. It returns what it did with each message, in
+// order.
+func HandleBatch(ctx context.Context, msgs []jetstream.Msg, h guard.Handler, opts ...Option) []Action {
+	c := newConfig(opts)
+	return c.handleBatch(ctx, msgs, h)
+}
+
+// consumeBatches is Consume with batching on: fetch, handle, settle, until
+// ctx is done.
+func (c *config) consumeBatches(ctx context.Context, cons jetstream.Consumer, h guard.Handler) error {
+	for ctx.Err() == nil {
+		fctx, cancel := context.WithTimeout(ctx, c.batchWait)
+		b, err := cons.Fetch(c.batch, jetstream.FetchContext(fctx))
+		if err != nil {
+			cancel()
+			if ctx.Err() != nil {
+				return nil
+			}
+			return fmt.Errorf("jetstreamguard: fetch: %w", err)
+		}
+		var msgs []jetstream.Msg
+		for m := range b.Messages() {
+			msgs = append(msgs, m)
+		}
+		cancel()
+		if ctx.Err() != nil {
+			for _, m := range msgs {
+				_ = m.Nak() // not handled: let another worker have it now
+			}
+			return nil
+		}
+		if len(msgs) > 0 {
+			c.handleBatch(ctx, msgs, h)
+			continue
+		}
+		if err := b.Error(); err != nil && !errors.Is(err, nats.ErrTimeout) && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, jetstream.ErrNoMessages) {
+			return fmt.Errorf("jetstreamguard: fetch: %w", err)
+		}
 	}
-	stop := startHeartbeat(msg, ackWait/2, c.logger)
+	return nil
+}
+
+func (c *config) handleBatch(parent context.Context, msgs []jetstream.Msg, h guard.Handler) []Action {
+	stop := startHeartbeat(msgs, c.heartbeat(), c.logger)
+	bodies := make([][]byte, len(msgs))
+	for i, m := range msgs {
+		bodies[i] = m.Data()
+	}
+	res := adapt.CallBatch(parent, "jetstreamguard", c.timeout, h, bodies)
+	stop()
+	acts := make([]Action, len(msgs))
+	for i, m := range msgs {
+		acts[i] = c.settle(parent, m, res[i].Outcome, res[i].Err)
+	}
+	return acts
+}
+
+// heartbeat is the interval of the in-progress heartbeat: half the AckWait.
+func (c *config) heartbeat() time.Duration {
+	if c.ackWait <= 0 {
+		return DefaultAckWait / 2
+	}
+	return c.ackWait / 2
+}
+
+func (c *config) handle(parent context.Context, msg jetstream.Msg, h guard.Handler) Action {
+	stop := startHeartbeat([]jetstream.Msg{msg}, c.heartbeat(), c.logger)
 	out, err := adapt.Call(parent, "jetstreamguard", c.timeout, h, msg.Data())
 	stop()
+	return c.settle(parent, msg, out, err)
+}
 
+// settle settles msg by the handler's answer (out, err), by the mapping
+// table.
+func (c *config) settle(parent context.Context, msg jetstream.Msg, out guard.Outcome, err error) Action {
 	attrs := []any{slog.String("subject", msg.Subject())}
 	delivered := uint64(1)
 	if md, mdErr := msg.Metadata(); mdErr == nil {
@@ -275,9 +373,9 @@ func (c *config) settled(ctx context.Context, op string, err error, level slog.L
 	adapt.LogSettled(ctx, c.logger, "jetstreamguard", op, err, level, msg, attrs)
 }
 
-// startHeartbeat sends msg.InProgress() every interval until the returned
-// stop is called; stop waits for the goroutine to end.
-func startHeartbeat(msg jetstream.Msg, interval time.Duration, logger *slog.Logger) (stop func()) {
+// startHeartbeat sends InProgress() for each of msgs every interval until
+// the returned stop is called; stop waits for the goroutine to end.
+func startHeartbeat(msgs []jetstream.Msg, interval time.Duration, logger *slog.Logger) (stop func()) {
 	if interval <= 0 {
 		return func() {}
 	}
@@ -292,8 +390,10 @@ func startHeartbeat(msg jetstream.Msg, interval time.Duration, logger *slog.Logg
 			case <-done:
 				return
 			case <-t.C:
-				if err := msg.InProgress(); err != nil {
-					logger.Debug("jetstreamguard: in-progress heartbeat failed", slog.String("subject", msg.Subject()), slog.Any("error", err))
+				for _, msg := range msgs {
+					if err := msg.InProgress(); err != nil {
+						logger.Debug("jetstreamguard: in-progress heartbeat failed", slog.String("subject", msg.Subject()), slog.Any("error", err))
+					}
 				}
 			}
 		}

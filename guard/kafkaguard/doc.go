@@ -58,4 +58,12 @@
 // timeout. Reader and Writer are interfaces so that the kafka-go types can
 // be wrapped (instrumented, rate-limited); the package's tests run the real
 // *kafka.Reader and *kafka.Writer against an in-process broker (kfake).
+//
+// # Batches
+//
+// With WithBatch(n, flush), Consume hands up to n messages to the handler in
+// one call (HandleBatch of a guard.BatchHandler, as every generated handler
+// is) and settles them in order, each by its own answer: a message that is
+// not settled is retried in place, alone, and no offset past it is committed
+// until it is.
 package kafkaguard

@@ -2,6 +2,7 @@ package kafkaguard
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -53,6 +54,31 @@ type config struct {
 	adapt.InPlace
 	deadLetter Writer
 	dlTopic    string
+	batch      int           // > 1: Consume handles batches of this many
+	flush      time.Duration // how long a batch waits to fill
+}
+
+// DefaultBatchFlush is how long Consume waits, after a batch's first
+// message, for the batch to fill when WithBatch gives no flush.
+const DefaultBatchFlush = 100 * time.Millisecond
+
+// WithBatch turns batch consumption on: Consume fetches up to n messages
+// (or what arrived within flush of the first, DefaultBatchFlush when ≤ 0),
+// hands them to the handler in one call (HandleBatch of a
+// guard.BatchHandler, else Handle once per message) and then settles them
+// in order, each by its own answer: a message whose answer does not settle
+// it is retried in place, alone, and no offset past it is committed until
+// it is settled (those before it are committed before each wait). A
+// message after it whose effect committed in the batch is committed once
+// the retried one is settled. n ≤ 1 turns batching off.
+func WithBatch(n int, flush time.Duration) Option {
+	return func(c *config) {
+		c.batch = n
+		c.flush = flush
+		if flush <= 0 {
+			c.flush = DefaultBatchFlush
+		}
+	}
 }
 
 func newConfig(opts []Option) config {
@@ -109,6 +135,9 @@ func WithTimeout(d time.Duration) Option { return func(c *config) { c.Timeout = 
 // permanent error without a dead-letter writer.
 func Consume(ctx context.Context, r Reader, h guard.Handler, opts ...Option) error {
 	c := newConfig(opts)
+	if c.batch > 1 {
+		return c.consumeBatches(ctx, r, h)
+	}
 	for {
 		m, err := r.FetchMessage(ctx)
 		if err != nil {
@@ -140,6 +169,66 @@ func Consume(ctx context.Context, r Reader, h guard.Handler, opts ...Option) err
 		}
 		if ctx.Err() != nil {
 			return nil
+		}
+	}
+}
+
+// consumeBatches is Consume with batching on.
+func (c *config) consumeBatches(ctx context.Context, r Reader, h guard.Handler) error {
+	var (
+		pending   []kafka.Message // settled, not yet committed
+		commitErr error
+	)
+	commit := func(ctx context.Context) error {
+		if commitErr != nil || len(pending) == 0 {
+			return commitErr
+		}
+		cctx, cancel := adapt.CommitContext(ctx)
+		defer cancel()
+		if err := r.CommitMessages(cctx, pending...); err != nil {
+			last := pending[len(pending)-1]
+			commitErr = fmt.Errorf("kafkaguard: commit %s/%d@%d: %w", last.Topic, last.Partition, last.Offset, err)
+			return commitErr
+		}
+		pending = pending[:0]
+		return nil
+	}
+	p := c.InPlace
+	p.Sleep = func(ctx context.Context, d time.Duration) bool {
+		// Commit what is settled before waiting; a failed commit ends the
+		// wait, and the batch with it.
+		return commit(ctx) == nil && c.Sleep(ctx, d)
+	}
+	for {
+		ms, err := adapt.Gather(ctx, c.batch, c.flush, r.FetchMessage)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return fmt.Errorf("kafkaguard: fetch: %w", err)
+		}
+		ams := make([]adapt.Message, len(ms))
+		for i, m := range ms {
+			ams[i] = adapt.Message{Topic: m.Topic, Partition: int32(m.Partition), Offset: m.Offset, Body: m.Value}
+		}
+		deadLetter := func(i int) adapt.DeadLetterFunc {
+			if c.deadLetter == nil {
+				return nil
+			}
+			return func(ctx context.Context, cause error) error { return c.writeDeadLetter(ctx, ms[i], ams[i], cause) }
+		}
+		n, err := p.SettleBatch(ctx, h, ams, deadLetter, func(i int) { pending = append(pending, ms[i]) })
+		cerr := commit(ctx)
+		switch {
+		case err != nil:
+			return errors.Join(err, cerr)
+		case cerr != nil:
+			if ctx.Err() != nil {
+				return nil
+			}
+			return cerr
+		case n < len(ms) || ctx.Err() != nil:
+			return nil // ctx done: the message in flight and those after it stay uncommitted
 		}
 	}
 }

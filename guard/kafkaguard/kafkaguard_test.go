@@ -23,15 +23,15 @@ func reader(b *kafkatest.Broker) *kafka.Reader {
 
 // member runs Consume on a real kafka-go Reader (and Writer, for dead
 // letters) against b.
-func member(b *kafkatest.Broker) kafkatest.Member {
+func member(b *kafkatest.Broker, extra ...kafkaguard.Option) kafkatest.Member {
 	return func(ctx context.Context, h guard.Handler, deadLetter bool) error {
 		r := reader(b)
 		defer r.Close()
-		opts := []kafkaguard.Option{
+		opts := append([]kafkaguard.Option{
 			kafkaguard.WithLogger(nil),
 			kafkaguard.WithBackoff(kafkatest.MinBackoff, kafkatest.MaxBackoff),
 			kafkaguard.WithTimeout(kafkatest.HandlerTimeout),
-		}
+		}, extra...)
 		if deadLetter {
 			w := &kafka.Writer{Addr: kafka.TCP(b.Addrs...), Topic: kafkatest.DeadTopic, RequiredAcks: kafka.RequireAll, BatchSize: 1}
 			defer w.Close()
@@ -47,6 +47,17 @@ func TestKfake(t *testing.T) {
 		t.Run(sc.Name, func(t *testing.T) {
 			b := kafkatest.Start(t)
 			sc.Run(t, b, member(b))
+		})
+	}
+}
+
+// TestKfakeBatch runs the batch scenarios every Kafka adapter passes on
+// kfake, with batching on.
+func TestKfakeBatch(t *testing.T) {
+	for _, sc := range kafkatest.BatchScenarios {
+		t.Run(sc.Name, func(t *testing.T) {
+			b := kafkatest.Start(t)
+			sc.Run(t, b, member(b, kafkaguard.WithBatch(kafkatest.BatchSize, kafkatest.BatchFlush)))
 		})
 	}
 }

@@ -61,3 +61,46 @@ func BenchmarkPgx(b *testing.B) {
 	}
 	guardtest.BenchGuarded(b, message["unguarded"], message["guarded"])
 }
+
+// BenchmarkPgxPipelining compares Do on a pool, which sends BEGIN and the
+// claim in one batch, with Do on the same pool hidden behind a DB that
+// sends no batches (BEGIN, then the claim: one round trip more). Every
+// message has a fresh key and an empty effect, so the difference is the
+// round trip. It asserts nothing about time.
+func BenchmarkPgxPipelining(b *testing.B) {
+	pool := newPool(b, poolConfig(b))
+	ctx := context.Background()
+	table := "idem_bench_pipe_" + strconv.FormatInt(time.Now().UnixNano()%1e9, 36)
+	created, err := pgxguard.New(pool, guard.WithTable(table))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := created.CreateTable(ctx); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { pool.Exec(context.Background(), `DROP TABLE `+table) })
+	run := fmt.Sprintf("%d-", time.Now().UnixNano())
+	var seq atomic.Int64
+	for _, bc := range []struct {
+		name string
+		db   pgxguard.DB
+	}{
+		{"pipelined", pool},
+		{"begin_then_claim", noBatches{pool}},
+	} {
+		store, err := pgxguard.New(bc.db, guard.WithTable(table))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				var k guard.KeyBuilder
+				k.String(run + strconv.FormatInt(seq.Add(1), 10))
+				out, err := store.Do(ctx, "deduct_inventory", k.Key(), nil, func(context.Context, pgx.Tx) error { return nil })
+				if err := guardtest.WantApplied(out, err); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

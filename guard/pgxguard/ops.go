@@ -2,30 +2,32 @@ package pgxguard
 
 import (
 	"context"
-	"fmt"
-
-	"github.com/jackc/pgx/v5"
+	"iter"
 
 	"github.com/idemkit/idem/guard"
 )
 
 var _ guard.Operator = (*Store)(nil)
 
-// querier is what the operators' listing and statistics (guard.Operator)
-// need of the pool besides DB; *pgxpool.Pool and *pgx.Conn have it.
-type querier interface {
-	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+// Records implements guard.Operator: the records f selects, by consumer and
+// key hash.
+func (s *Store) Records(ctx context.Context, f guard.RecordFilter) iter.Seq2[*guard.StoredRecord, error] {
+	return s.e.Records(ctx, f)
 }
 
-// Query implements guard.SQLQuerier when the DB has Query.
-func (b backend) Query(ctx context.Context, q string, args ...any) (guard.SQLRows, error) {
-	qr, ok := b.db.(querier)
-	if !ok {
-		return nil, fmt.Errorf("pgxguard: %T has no Query method, which listing records needs", b.db)
-	}
-	rows, err := qr.Query(ctx, q, args...)
-	if err != nil {
-		return nil, err
-	}
-	return rows, nil
+// Stats implements guard.Operator: the records of consumer counted by state.
+func (s *Store) Stats(ctx context.Context, consumer string) (*guard.Stats, error) {
+	return s.e.Stats(ctx, consumer)
+}
+
+// Lookup implements guard.Operator: the record of consumer whose key hashes
+// to hash, as it is stored.
+func (s *Store) Lookup(ctx context.Context, consumer string, hash [32]byte) (*guard.StoredRecord, error) {
+	return s.e.Lookup(ctx, consumer, hash)
+}
+
+// Amend implements guard.Operator: change to the record seen, if it is as it
+// was read and holds no live lease.
+func (s *Store) Amend(ctx context.Context, seen *guard.StoredRecord, change guard.Change) error {
+	return s.e.Amend(ctx, seen, change)
 }

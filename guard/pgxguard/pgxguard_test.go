@@ -9,10 +9,13 @@ import (
 	"net"
 	"slices"
 	"strconv"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/idemkit/idem/guard"
@@ -23,6 +26,10 @@ import (
 func TestConformance(t *testing.T) { guardtest.Run(t, harness()) }
 
 func TestFaults(t *testing.T) { guardtest.RunFaults(t, harness()) }
+
+func TestBatchConformance(t *testing.T) { guardtest.RunBatch(t, harness()) }
+
+func TestBatchFaults(t *testing.T) { guardtest.RunBatchFaults(t, harness()) }
 
 func harness() guardtest.Harness {
 	return guardtest.Harness{
@@ -141,6 +148,22 @@ func backendOn(t testing.TB, pool *pgxpool.Pool, table, counters string, tamper 
 				return nil
 			})
 		},
+		DoBatch: func(ctx context.Context, msgs []guardtest.BatchEffect) []guard.Result {
+			batch := make([]guard.TxMessage[pgx.Tx], len(msgs))
+			for i, m := range msgs {
+				batch[i] = guard.TxMessage[pgx.Tx]{Consumer: m.Consumer, Key: m.Key, Fingerprint: m.Fingerprint,
+					Apply: func(ctx context.Context, tx pgx.Tx) error {
+						if _, err := tx.Exec(ctx, upsert, m.Effect.Counter, m.Effect.Delta); err != nil {
+							return fmt.Errorf("add to counter %s: %w", m.Effect.Counter, err)
+						}
+						if m.Effect.Hook != nil {
+							return m.Effect.Hook(ctx)
+						}
+						return nil
+					}}
+			}
+			return store.DoBatch(ctx, batch)
+		},
 		Counter: func(ctx context.Context, name string) (int64, error) {
 			var n int64
 			err := pool.QueryRow(ctx, `SELECT n FROM `+counters+` WHERE name = $1`, name).Scan(&n)
@@ -174,4 +197,105 @@ func TestNewRejectsBadInput(t *testing.T) {
 	if _, err := s.With(guard.WithLease(-1)); err == nil {
 		t.Error("With(negative lease) succeeded")
 	}
+}
+
+// batchCounter is a pgx tracer counting the batches sent and their queries.
+type batchCounter struct {
+	mu      sync.Mutex
+	batches [][]string
+	queries []string
+}
+
+// sent returns the batches and queries traced so far.
+func (c *batchCounter) sent() (batches [][]string, queries []string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.batches), slices.Clone(c.queries)
+}
+
+func (c *batchCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceQueryStartData) context.Context {
+	c.mu.Lock()
+	c.queries = append(c.queries, d.SQL)
+	c.mu.Unlock()
+	return ctx
+}
+func (c *batchCounter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+func (c *batchCounter) TraceBatchStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceBatchStartData) context.Context {
+	var qs []string
+	for _, q := range d.Batch.QueuedQueries {
+		qs = append(qs, q.SQL)
+	}
+	c.mu.Lock()
+	c.batches = append(c.batches, qs)
+	c.mu.Unlock()
+	return ctx
+}
+func (c *batchCounter) TraceBatchQuery(context.Context, *pgx.Conn, pgx.TraceBatchQueryData) {}
+func (c *batchCounter) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData)     {}
+
+// TestDoPipelinesBeginAndClaim checks that Do on a pool sends BEGIN and the
+// claim in one batch (one round trip), that the transaction apply gets is
+// READ COMMITTED, and that a pool wrapped so that it sends no batches
+// still works, with BEGIN on its own.
+func TestDoPipelinesBeginAndClaim(t *testing.T) {
+	tests := []struct {
+		name      string
+		wrap      func(*pgxpool.Pool) pgxguard.DB
+		pipelined bool
+	}{
+		{"pool", func(p *pgxpool.Pool) pgxguard.DB { return p }, true},
+		{"wrapped pool", func(p *pgxpool.Pool) pgxguard.DB { return noBatches{p} }, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := poolConfig(t)
+			tracer := &batchCounter{}
+			cfg.ConnConfig.Tracer = tracer
+			pool := newPool(t, cfg)
+			b := newBackend(t, pool, pool, nil)
+			store, err := pgxguard.New(tt.wrap(pool), guard.WithTable(b.Store.Config().Table))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx := t.Context()
+			tracer.mu.Lock()
+			tracer.batches, tracer.queries = nil, nil
+			tracer.mu.Unlock()
+			var iso string
+			out, err := store.Do(ctx, "deduct_inventory", "v11:p", nil, func(ctx context.Context, tx pgx.Tx) error {
+				return tx.QueryRow(ctx, `SHOW transaction_isolation`).Scan(&iso)
+			})
+			if err != nil || out != guard.Applied {
+				t.Fatalf("Do = %v, %v", out, err)
+			}
+			if iso != "read committed" {
+				t.Errorf("apply's transaction is %q, want read committed", iso)
+			}
+			batches, queries := tracer.sent()
+			pipelined := len(batches) == 1 && len(batches[0]) == 2 &&
+				strings.HasPrefix(batches[0][0], "begin") && strings.Contains(batches[0][1], "INSERT")
+			if pipelined != tt.pipelined {
+				t.Errorf("batches %q, queries %q: pipelined %t, want %t", batches, queries, pipelined, tt.pipelined)
+			}
+			if again, err := store.Do(ctx, "deduct_inventory", "v11:p", nil, func(context.Context, pgx.Tx) error { return nil }); err != nil || again != guard.Duplicate {
+				t.Errorf("second Do = %v, %v; want duplicate", again, err)
+			}
+		})
+	}
+}
+
+// noBatches hides a pool's SendBatch.
+type noBatches struct{ p *pgxpool.Pool }
+
+func (n noBatches) BeginTx(ctx context.Context, o pgx.TxOptions) (pgx.Tx, error) {
+	return n.p.BeginTx(ctx, o)
+}
+func (n noBatches) Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
+	return n.p.Exec(ctx, sql, args...)
+}
+func (n noBatches) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row {
+	return n.p.QueryRow(ctx, sql, args...)
+}
+func (n noBatches) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
+	return n.p.Query(ctx, sql, args...)
 }

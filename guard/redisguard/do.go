@@ -11,6 +11,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/idemkit/idem/guard"
+	"github.com/idemkit/idem/guard/internal/storekit"
 )
 
 // DoOption changes one call of Store.Do.
@@ -50,7 +51,7 @@ func PinHashTag() DoOption { return func(o *doOptions) { o.pin = true } }
 func Tagged(tag, key string) string { return "{" + tag + "}" + key }
 
 // Do runs a transactional effect (see the guard package). It WATCHes the dedup record
-// and reads it; if the record exists, guard.DecideClaim answers (Duplicate,
+// and reads it; if the record exists, storekit.DecideClaim answers (Duplicate,
 // guard.ErrKeyConflict, guard.ErrFailed, *guard.InProgressError, …) and
 // apply is not called. Otherwise apply queues the effect's commands on pipe
 // (it must not run them: pipe's Exec and Pipelined fail), and Do sends
@@ -274,7 +275,7 @@ func (t *doTx) watched(ctx context.Context, tx *redis.Tx, watchHere bool) (guard
 		return 0, err
 	}
 	v := s.decide(rec, now, t.fp)
-	if v.Action == guard.ActMarkUncertain {
+	if v.Action == storekit.ActMarkUncertain {
 		ok, err := s.cas(ctx, tx, t.rkey, casMode(v.Action), rec, "", t.fp, t.key)
 		if err != nil {
 			return 0, err
@@ -284,7 +285,7 @@ func (t *doTx) watched(ctx context.Context, tx *redis.Tx, watchHere bool) (guard
 		}
 	}
 	if !v.Action.Acquires() {
-		return s.cfg.RefuseClaim(ctx, time.Since(t.start), t.consumer, t.key, v, rec)
+		return storekit.Refuse(ctx, s.cfg, time.Since(t.start), t.consumer, t.key, v, rec)
 	}
 	created := strconv.FormatInt(now.UnixMicro(), 10)
 	var (
@@ -374,7 +375,7 @@ func (t *doTx) writeRecord(ctx context.Context, pipe redis.Pipeliner, replace bo
 func (t *doTx) reject(ctx context.Context, tx *redis.Tx, replace bool, created string, rejection error) (guard.Outcome, error) {
 	var hset *redis.IntCmd
 	_, err := tx.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
-		hset = t.writeRecord(ctx, pipe, replace, guard.StateFailed, created, guard.ReasonText(rejection))
+		hset = t.writeRecord(ctx, pipe, replace, guard.StateFailed, created, storekit.ReasonText(rejection))
 		return nil
 	})
 	t.execDone(err, hset)
@@ -384,7 +385,7 @@ func (t *doTx) reject(ctx context.Context, tx *redis.Tx, replace bool, created s
 	case err != nil:
 		return 0, errors.Join(rejection, fmt.Errorf("redisguard: mark %s failed: %w", t.consumer, err))
 	}
-	ferr := guard.StateError(guard.ErrFailed, t.consumer, "", rejection)
+	ferr := storekit.StateError(guard.ErrFailed, t.consumer, "", rejection)
 	t.s.cfg.Observer.Observe(ctx, guard.Event{Decision: guard.DecisionFailed, Consumer: t.consumer, Key: t.key, Err: ferr, Duration: time.Since(t.start)})
 	return 0, ferr
 }
@@ -392,9 +393,9 @@ func (t *doTx) reject(ctx context.Context, tx *redis.Tx, replace bool, created s
 // partial answers an EXEC in which some commands failed: the key is kept
 // failed with the failures as the reason (if the record is still the one
 // just written), and the error wraps guard.ErrPartialEffect.
-func (t *doTx) partial(ctx context.Context, tx *redis.Tx, created string, failed error) error {
-	perr := guard.StateError(guard.ErrPartialEffect, t.consumer, "", failed)
-	if n, err := partialScript.Run(context.WithoutCancel(ctx), tx, []string{t.rkey}, created, guard.ReasonText(perr)).Int64(); err != nil {
+func (t *doTx) partial(ctx context.Context, conn redis.Scripter, created string, failed error) error {
+	perr := storekit.StateError(guard.ErrPartialEffect, t.consumer, "", failed)
+	if n, err := partialScript.Run(context.WithoutCancel(ctx), conn, []string{t.rkey}, created, storekit.ReasonText(perr)).Int64(); err != nil {
 		perr = errors.Join(perr, fmt.Errorf("redisguard: mark %s failed after a partial effect: %w", t.consumer, err))
 	} else if n == 0 {
 		perr = errors.Join(perr, fmt.Errorf("redisguard: %s record changed before it could be marked failed", t.consumer))

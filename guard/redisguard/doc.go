@@ -1,6 +1,6 @@
 // Package redisguard is the guard store for Redis (go-redis v9): a single
 // server, Sentinel, Redis Cluster, or a redis.Ring, through
-// redis.UniversalClient. It decides every claim with guard.DecideClaim, like
+// redis.UniversalClient. It decides every claim with storekit.DecideClaim, like
 // the SQL stores, so all stores answer alike (see the guard package).
 //
 //	store, err := redisguard.New(client, guard.WithRetention(72*time.Hour))
@@ -35,7 +35,7 @@
 //
 // Do WATCHes the record and reads it (a script returning the record, its TTL
 // and TIME), both in one round trip. A record that exists is decided in Go
-// by guard.DecideClaim and answered (Duplicate, ErrKeyConflict, ErrFailed, …)
+// by storekit.DecideClaim and answered (Duplicate, ErrKeyConflict, ErrFailed, …)
 // without running apply; the watch is released (UNWATCH). An absent one lets
 // apply queue its commands on the transaction's pipeline; Do adds the record
 // (HSET state done, PEXPIRE retention) and sends MULTI … EXEC in a second
@@ -49,7 +49,7 @@
 // The decision is made in Go rather than in a Lua script because the effect
 // is arbitrary commands queued by apply, which a script cannot take as
 // input without giving up go-redis's typed commands; and because one
-// decision table (guard.DecideClaim) then serves every store. apply runs
+// decision table (storekit.DecideClaim) then serves every store. apply runs
 // while the transaction holds a pooled connection: it should only queue
 // commands (reading through the client inside apply takes a second one).
 //
@@ -89,7 +89,7 @@
 //
 // Claim runs one script that inserts a pending record with a fresh owner
 // token when none exists (one round trip for a fresh key), or returns the
-// record and the server time. guard.DecideClaim then decides; a takeover
+// record and the server time. storekit.DecideClaim then decides; a takeover
 // (at-least-once) or the move to uncertain (at-most-once) is made by a
 // compare-and-set script that applies only if the record is still the one
 // decided on, else the claim reads again. Complete, Fail, Release and Extend

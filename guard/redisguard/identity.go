@@ -7,6 +7,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/idemkit/idem/guard"
+	"github.com/idemkit/idem/guard/internal/storekit"
 )
 
 // identityScript records the key identity ARGV[1] at KEYS[1] when nothing
@@ -48,7 +49,7 @@ func (s *Store) checkIdentity(ctx context.Context, consumer string) error {
 		if err != nil || r == nil {
 			return err // a transport error, or recorded now
 		}
-		return guard.CheckKeyIdentity(consumer, id, r.state, r.recorded)
+		return storekit.CheckKeyIdentity(consumer, id, r.state, r.recorded)
 	})
 }
 
@@ -92,7 +93,7 @@ func (s *Store) identity(ctx context.Context, consumer, id string) (*identityRec
 // guard.WithKeyIdentity), or "" when none is. A record the stores do not
 // write is an error wrapping guard.ErrKeyIdentityChanged.
 func (s *Store) KeyIdentity(ctx context.Context, consumer string) (string, error) {
-	if err := guard.ValidateConsumer(consumer); err != nil {
+	if err := storekit.ValidateConsumer(consumer); err != nil {
 		return "", err
 	}
 	r, err := s.identity(ctx, consumer, "")
@@ -100,7 +101,7 @@ func (s *Store) KeyIdentity(ctx context.Context, consumer string) (string, error
 		return "", err
 	}
 	if r.state != guard.StateDone || len(r.recorded) == 0 {
-		return string(r.recorded), guard.CheckKeyIdentity(consumer, "", r.state, r.recorded)
+		return string(r.recorded), storekit.CheckKeyIdentity(consumer, "", r.state, r.recorded)
 	}
 	return string(r.recorded), nil
 }
@@ -110,7 +111,7 @@ func (s *Store) KeyIdentity(ctx context.Context, consumer string) (string, error
 // this store's check of it (other processes keep theirs until they
 // restart).
 func (s *Store) ForgetKeyIdentity(ctx context.Context, consumer string) error {
-	if err := guard.ValidateConsumer(consumer); err != nil {
+	if err := storekit.ValidateConsumer(consumer); err != nil {
 		return err
 	}
 	err := s.client.Del(ctx, s.identityKey(consumer)).Err()

@@ -14,6 +14,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/idemkit/idem/guard"
+	"github.com/idemkit/idem/guard/internal/storekit"
 )
 
 // The operators' methods of the store (guard.Operator): listing and
@@ -268,7 +269,7 @@ func (s *Store) Records(ctx context.Context, f guard.RecordFilter) iter.Seq2[*gu
 // expired records itself.
 func (s *Store) Stats(ctx context.Context, consumer string) (*guard.Stats, error) {
 	if consumer != "" {
-		if err := guard.ValidateConsumer(consumer); err != nil {
+		if err := storekit.ValidateConsumer(consumer); err != nil {
 			return nil, err
 		}
 	}
@@ -312,7 +313,7 @@ func (s *Store) Stats(ctx context.Context, consumer string) (*guard.Stats, error
 // Lookup implements guard.Operator; a view made by WithHashTag looks under
 // its hash tag (but for the key identity record, which has none).
 func (s *Store) Lookup(ctx context.Context, consumer string, hash [32]byte) (*guard.StoredRecord, error) {
-	if err := guard.ValidateConsumer(consumer); err != nil {
+	if err := storekit.ValidateConsumer(consumer); err != nil {
 		return nil, err
 	}
 	if s.tagErr != nil {

@@ -169,6 +169,21 @@ func (f *fixture) do(ctx context.Context, consumer, key string, fp []byte, e gua
 	})
 }
 
+func (f *fixture) doBatch(ctx context.Context, msgs []guardtest.BatchEffect) []guard.Result {
+	batch := make([]redisguard.Message, len(msgs))
+	for i, m := range msgs {
+		batch[i] = redisguard.Message{Consumer: m.Consumer, Key: m.Key, Fingerprint: m.Fingerprint,
+			Apply: func(ctx context.Context, pipe redis.Pipeliner) error {
+				pipe.IncrBy(ctx, f.counterKey(m.Effect.Counter), m.Effect.Delta)
+				if m.Effect.Hook != nil {
+					return m.Effect.Hook(ctx)
+				}
+				return nil
+			}}
+	}
+	return f.store.DoBatch(ctx, batch)
+}
+
 func (f *fixture) counter(ctx context.Context, name string) (int64, error) {
 	n, err := f.client.Get(ctx, f.counterKey(name)).Int64()
 	if errors.Is(err, redis.Nil) {
@@ -178,7 +193,7 @@ func (f *fixture) counter(ctx context.Context, name string) (int64, error) {
 }
 
 func (f *fixture) backend() guardtest.Backend {
-	return guardtest.Backend{Store: f.store, Do: f.do, Counter: f.counter, Tamper: f.tamper(),
+	return guardtest.Backend{Store: f.store, Do: f.do, DoBatch: f.doBatch, Counter: f.counter, Tamper: f.tamper(),
 		Clone: func(opts ...guard.Option) guardtest.Backend {
 			return fixtureOn(f.t, f.kind, f.client, f.prefix, append(slices.Clip(f.opts), opts...)).backend()
 		}}
@@ -246,6 +261,14 @@ func TestConformance(t *testing.T) {
 
 func TestFaults(t *testing.T) {
 	forKinds(t, func(t *testing.T, k kind) { guardtest.RunFaults(t, harness(k)) })
+}
+
+func TestBatchFaults(t *testing.T) {
+	forKinds(t, func(t *testing.T, k kind) { guardtest.RunBatchFaults(t, harness(k)) })
+}
+
+func TestBatchConformance(t *testing.T) {
+	forKinds(t, func(t *testing.T, k kind) { guardtest.RunBatch(t, harness(k)) })
 }
 
 // setup returns a fixture for k with an observer recording its decisions.

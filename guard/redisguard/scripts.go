@@ -9,7 +9,7 @@ import "github.com/redis/go-redis/v9"
 // never as Lua numbers, which Redis would render in exponent form.
 //
 // None of the scripts decides a claim: the state table lives in Go
-// (guard.DecideClaim). The scripts only insert a record when it is absent,
+// (storekit.DecideClaim). The scripts only insert a record when it is absent,
 // read one, or change one after comparing it with what Go decided on.
 
 // luaNow is the common prologue: now (a number) and nows (its text).

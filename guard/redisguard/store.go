@@ -12,6 +12,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/idemkit/idem/guard"
+	"github.com/idemkit/idem/guard/internal/storekit"
 )
 
 // Store keeps dedup records in Redis, one hash per consumer and key (see the
@@ -20,8 +21,8 @@ type Store struct {
 	client redis.UniversalClient
 	cfg    guard.Config
 	place  placement
-	cmds   *commandTable           // shared by the WithHashTag views of a store
-	ids    *guard.KeyIdentityCache // shared by the views of a store
+	cmds   *commandTable              // shared by the WithHashTag views of a store
+	ids    *storekit.KeyIdentityCache // shared by the views of a store
 
 	// tag is the hash tag of a view made by WithHashTag; "" for the store.
 	tag    string
@@ -29,8 +30,8 @@ type Store struct {
 }
 
 var (
-	_ guard.Store        = (*Store)(nil)
-	_ guard.LeaseBackend = (*Store)(nil)
+	_ guard.Store           = (*Store)(nil)
+	_ storekit.LeaseBackend = leases{}
 )
 
 // New returns a store over client: a *redis.Client (single server, Sentinel
@@ -45,7 +46,7 @@ func New(client redis.UniversalClient, opts ...guard.Option) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Store{client: client, cfg: cfg, place: placementOf(client), cmds: &commandTable{}, ids: guard.NewKeyIdentityCache()}, nil
+	return &Store{client: client, cfg: cfg, place: placementOf(client), cmds: &commandTable{}, ids: storekit.NewKeyIdentityCache()}, nil
 }
 
 // WithHashTag returns a view of the store whose every method — Do, Claim,
@@ -76,7 +77,7 @@ func (s *Store) RecordKey(consumer, key, tag string) string {
 
 // start validates a claim and returns its record key.
 func (s *Store) start(consumer, key, tag string) (string, error) {
-	if err := guard.ValidateClaim(consumer, key); err != nil {
+	if err := storekit.ValidateClaim(consumer, key); err != nil {
 		return "", err
 	}
 	if tag != "" {
@@ -186,15 +187,15 @@ func micros(text string) (time.Time, error) {
 	return time.UnixMicro(v), nil
 }
 
-// decide runs guard.DecideClaim on a record read at now. A record without a
+// decide runs storekit.DecideClaim on a record read at now. A record without a
 // TTL (never written so by this package) counts as never expiring.
-func (s *Store) decide(rec *guard.Record, now time.Time, fp []byte) guard.Verdict {
+func (s *Store) decide(rec *guard.Record, now time.Time, fp []byte) storekit.Verdict {
 	if rec != nil && rec.ExpiresAt.IsZero() {
 		r := *rec
 		r.ExpiresAt = now.Add(100 * 365 * 24 * time.Hour)
 		rec = &r
 	}
-	return guard.DecideClaim(rec, now, fp, s.cfg.Delivery)
+	return storekit.DecideClaim(rec, now, fp, s.cfg.Delivery)
 }
 
 // read reads the record at rkey through conn, with the server's time.
@@ -225,13 +226,13 @@ func (s *Store) cas(ctx context.Context, conn redis.Scripter, rkey, mode string,
 }
 
 // casMode is the casScript mode that carries out verdict v, or "".
-func casMode(a guard.Action) string {
+func casMode(a storekit.Action) string {
 	switch a {
-	case guard.ActTakeover:
+	case storekit.ActTakeover:
 		return "takeover"
-	case guard.ActMarkUncertain:
+	case storekit.ActMarkUncertain:
 		return "uncertain"
-	case guard.ActReclaim:
+	case storekit.ActReclaim:
 		return "reclaim"
 	}
 	return ""
@@ -260,7 +261,7 @@ var errChanged = errors.New("redisguard: dedup record changed since it was read"
 // stored Result is on the lease). A live lease of another owner is
 // *guard.InProgressError; the other states give the errors of the guard
 // error table. A fresh key takes one round trip (a script that inserts the
-// record if absent); an existing one is decided by guard.DecideClaim and,
+// record if absent); an existing one is decided by storekit.DecideClaim and,
 // for a takeover, changed by a compare-and-set script.
 func (s *Store) Claim(ctx context.Context, consumer, key string, fp []byte) (*guard.Lease, error) {
 	rkey, err := s.start(consumer, key, s.tag)
@@ -270,79 +271,106 @@ func (s *Store) Claim(ctx context.Context, consumer, key string, fp []byte) (*gu
 	if err := s.checkIdentity(ctx, consumer); err != nil {
 		return nil, err
 	}
-	owner := guard.NewOwnerToken()
-	info := guard.LeaseInfo{Consumer: consumer, Key: key, Owner: owner, Config: s.cfg, Duration: s.cfg.Lease, Started: time.Now()}
+	owner := storekit.NewOwnerToken()
+	info := storekit.LeaseInfo{Consumer: consumer, Key: key, Owner: owner, Duration: s.cfg.Lease, Started: time.Now()}
+	l, _, _, err := s.claimLoop(ctx, info, rkey, fp, nil)
+	return l, err
+}
+
+// claimArgs are the arguments of claimScript for a claim.
+func (s *Store) claimArgs(info storekit.LeaseInfo, fp []byte) []any {
+	return []any{guard.StoredFingerprint(fp), info.Owner, us(s.cfg.Lease), ms(s.cfg.Retention), info.Key}
+}
+
+// claimLoop claims the record at rkey for the claim info describes until
+// the claim is decided, and returns its answer and, for an existing record,
+// the record and the server's time it was decided on. first, when not nil,
+// is the reply of a first run of claimScript already sent (ClaimBatch's
+// pipeline).
+func (s *Store) claimLoop(ctx context.Context, info storekit.LeaseInfo, rkey string, fp []byte, first []any) (*guard.Lease, *guard.Record, time.Time, error) {
+	consumer, key, owner := info.Consumer, info.Key, info.Owner
 	tried := "" // the last compare-and-set mode tried
 	for attempt := 1; ; attempt++ {
-		reply, err := claimScript.Run(ctx, s.client, []string{rkey}, guard.StoredFingerprint(fp), owner, us(s.cfg.Lease), ms(s.cfg.Retention), key).Slice()
-		if err != nil {
-			return nil, fmt.Errorf("redisguard: claim %s: %w", consumer, err)
+		reply := first
+		first = nil
+		if reply == nil {
+			var err error
+			if reply, err = claimScript.Run(ctx, s.client, []string{rkey}, s.claimArgs(info, fp)...).Slice(); err != nil {
+				return nil, nil, time.Time{}, fmt.Errorf("redisguard: claim %s: %w", consumer, err)
+			}
 		}
 		if len(reply) == 2 && reply[0] == int64(1) {
-			return guard.ClaimAnswer(ctx, s, info, guard.Verdict{Action: guard.ActInsert}, nil)
+			now, _ := micros(fmt.Sprint(reply[1]))
+			l, err := storekit.ClaimAnswer(ctx, leases{s}, s.cfg, info, storekit.Verdict{Action: storekit.ActInsert}, nil)
+			return l, nil, now, err
 		}
 		if len(reply) != 4 {
-			return nil, fmt.Errorf("redisguard: claim %s: unexpected reply %v", consumer, reply)
+			return nil, nil, time.Time{}, fmt.Errorf("redisguard: claim %s: unexpected reply %v", consumer, reply)
 		}
 		rec, now, err := parseRecord(consumer, reply[1], reply[2], reply[3])
 		if err != nil {
-			return nil, err
+			return nil, nil, now, err
 		}
 		if rec == nil { // cannot happen: the script saw the record
-			return nil, fmt.Errorf("redisguard: claim %s: record vanished inside the claim script", consumer)
+			return nil, nil, now, fmt.Errorf("redisguard: claim %s: record vanished inside the claim script", consumer)
 		}
 		if rec.State == guard.StatePending && rec.Owner == owner {
 			// Our own claim: go-redis resent the script (or the
 			// compare-and-set) after losing its reply. The owner token is
 			// fresh for this call, so no one else holds it.
-			v := guard.Verdict{Action: guard.ActInsert}
+			v := storekit.Verdict{Action: storekit.ActInsert}
 			if tried == "takeover" {
-				v.Action = guard.ActTakeover
+				v.Action = storekit.ActTakeover
 			}
-			return guard.ClaimAnswer(ctx, s, info, v, rec)
+			l, err := storekit.ClaimAnswer(ctx, leases{s}, s.cfg, info, v, rec)
+			return l, rec, now, err
 		}
 		v := s.decide(rec, now, fp)
 		if mode := casMode(v.Action); mode != "" {
 			tried = mode
 			ok, err := s.cas(ctx, s.client, rkey, mode, rec, owner, fp, key)
 			if err != nil {
-				return nil, err
+				return nil, rec, now, err
 			}
 			if !ok {
 				if err := s.retried(ctx, consumer, key, attempt, errChanged); err != nil {
-					return nil, err
+					return nil, rec, now, err
 				}
 				continue
 			}
 		}
-		return guard.ClaimAnswer(ctx, s, info, v, rec)
+		l, err := storekit.ClaimAnswer(ctx, leases{s}, s.cfg, info, v, rec)
+		return l, rec, now, err
 	}
 }
 
 // Run claims key, runs the external effect apply under the lease, and
-// records the outcome (see guard.RunLease for the rules). A duplicate returns
+// records the outcome (see storekit.RunLease for the rules). A duplicate returns
 // (Duplicate, nil) without calling apply.
 func (s *Store) Run(ctx context.Context, consumer, key string, fp []byte, apply func(ctx context.Context, l *guard.Lease) error) (guard.Outcome, error) {
 	l, err := s.Claim(ctx, consumer, key, fp)
 	if err != nil {
 		return 0, err
 	}
-	return guard.RunLease(ctx, l, apply)
+	return storekit.RunLease(ctx, l, apply)
 }
+
+// leases is the storekit.LeaseBackend of the store's leases.
+type leases struct{ s *Store }
 
 // fenced runs a lease script that answers 1 when l's owner still holds the
 // record and 0 (→ guard.ErrLeaseLost) when it does not.
-func (s *Store) fenced(ctx context.Context, l *guard.Lease, op string, script *redis.Script, args ...any) error {
-	rkey, err := s.start(l.Consumer(), l.EncodedKey(), s.tag)
+func (b leases) fenced(ctx context.Context, l storekit.LeaseRef, op string, script *redis.Script, args ...any) error {
+	rkey, err := b.s.start(l.Consumer, l.Key, b.s.tag)
 	if err != nil {
 		return err
 	}
-	n, err := script.Run(ctx, s.client, []string{rkey}, args...).Int64()
+	n, err := script.Run(ctx, b.s.client, []string{rkey}, args...).Int64()
 	switch {
 	case err != nil:
-		return fmt.Errorf("redisguard: %s lease of %s: %w", op, l.Consumer(), err)
+		return fmt.Errorf("redisguard: %s lease of %s: %w", op, l.Consumer, err)
 	case n == 0:
-		return guard.StateError(guard.ErrLeaseLost, l.Consumer(), "", nil)
+		return storekit.StateError(guard.ErrLeaseLost, l.Consumer, "", nil)
 	}
 	return nil
 }
@@ -356,23 +384,23 @@ func hasResult(result []byte) (string, []byte) {
 	return "1", result
 }
 
-// Settle implements guard.LeaseBackend: it moves the record held by l
+// Settle implements storekit.LeaseBackend: it moves the record held by l
 // (pending or uncertain) to state with result and resets its TTL to the
 // retention.
-func (s *Store) Settle(ctx context.Context, l *guard.Lease, state guard.State, result []byte) error {
+func (b leases) Settle(ctx context.Context, l storekit.LeaseRef, state string, result []byte) error {
 	has, res := hasResult(result)
-	return s.fenced(ctx, l, "settle", settleScript, l.Owner(), string(state), has, res, ms(s.cfg.Retention))
+	return b.fenced(ctx, l, "settle", settleScript, l.Owner, state, has, res, ms(b.s.cfg.Retention))
 }
 
-// Release implements guard.LeaseBackend: it deletes the record held by l.
-func (s *Store) Release(ctx context.Context, l *guard.Lease) error {
-	return s.fenced(ctx, l, "release", releaseScript, l.Owner())
+// Release implements storekit.LeaseBackend: it deletes the record held by l.
+func (b leases) Release(ctx context.Context, l storekit.LeaseRef) error {
+	return b.fenced(ctx, l, "release", releaseScript, l.Owner)
 }
 
-// Extend implements guard.LeaseBackend: the pending lease l ends d from now
-// by the server's clock, and the record's TTL covers it.
-func (s *Store) Extend(ctx context.Context, l *guard.Lease, d time.Duration) error {
-	return s.fenced(ctx, l, "extend", extendScript, l.Owner(), us(d))
+// Extend implements storekit.LeaseBackend: the pending lease l ends d from
+// now by the server's clock, and the record's TTL covers it.
+func (b leases) Extend(ctx context.Context, l storekit.LeaseRef, d time.Duration) error {
+	return b.fenced(ctx, l, "extend", extendScript, l.Owner, us(d))
 }
 
 // Inspect returns the record of key, or nil when there is none (or its TTL
@@ -395,7 +423,7 @@ func (s *Store) Resolve(ctx context.Context, consumer, key string, result []byte
 	if err != nil {
 		return err
 	}
-	if err := guard.ValidateResult(consumer, result); err != nil {
+	if err := storekit.ValidateResult(consumer, result); err != nil {
 		return err
 	}
 	has, res := hasResult(result)

@@ -65,4 +65,12 @@
 //
 // NewHandler returns the sarama.ConsumerGroupHandler itself, for code that
 // runs group.Consume on its own.
+//
+// # Batches
+//
+// With WithBatch(n, flush), ConsumeClaim hands up to n messages of its claim
+// to the handler in one call (HandleBatch of a guard.BatchHandler, as every
+// generated handler is) and marks them in order, each once its own answer
+// settles it: a message that is not is retried in place, alone, and nothing
+// past it is marked until it is.
 package saramaguard

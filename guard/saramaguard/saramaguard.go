@@ -30,6 +30,30 @@ type config struct {
 	deadLetter sarama.SyncProducer
 	dlTopic    string
 	commitEach bool
+	batch      int           // > 1: ConsumeClaim handles batches of this many
+	flush      time.Duration // how long a batch waits to fill
+}
+
+// DefaultBatchFlush is how long ConsumeClaim waits, after a batch's first
+// message, for the batch to fill when WithBatch gives no flush.
+const DefaultBatchFlush = 100 * time.Millisecond
+
+// WithBatch turns batch consumption on: ConsumeClaim collects up to n
+// messages of its claim (or what arrived within flush of the first,
+// DefaultBatchFlush when ≤ 0), hands them to the handler in one call
+// (HandleBatch of a guard.BatchHandler, else Handle once per message) and
+// marks them in order, each once its own answer settles it: a message
+// whose answer does not is retried in place, alone, and nothing past it is
+// marked until it is settled (those before it are marked, and committed
+// with WithCommitEach, before each wait). n ≤ 1 turns batching off.
+func WithBatch(n int, flush time.Duration) Option {
+	return func(c *config) {
+		c.batch = n
+		c.flush = flush
+		if flush <= 0 {
+			c.flush = DefaultBatchFlush
+		}
+	}
 }
 
 func newConfig(opts []Option) config {
@@ -137,6 +161,9 @@ func (g *Handler) ConsumeClaim(sess sarama.ConsumerGroupSession, claim sarama.Co
 	p.Sleep = func(ctx context.Context, d time.Duration) bool {
 		return slices.Contains(sess.Claims()[claim.Topic()], claim.Partition()) && g.cfg.Sleep(ctx, d)
 	}
+	if g.cfg.batch > 1 {
+		return g.consumeBatches(sess, claim, p)
+	}
 	for {
 		var msg *sarama.ConsumerMessage
 		select {
@@ -164,6 +191,51 @@ func (g *Handler) ConsumeClaim(sess sarama.ConsumerGroupSession, claim sarama.Co
 		sess.MarkMessage(msg, "")
 		if g.cfg.commitEach {
 			sess.Commit()
+		}
+	}
+}
+
+// consumeBatches is ConsumeClaim with batching on.
+func (g *Handler) consumeBatches(sess sarama.ConsumerGroupSession, claim sarama.ConsumerGroupClaim, p adapt.InPlace) error {
+	ctx := sess.Context()
+	var pending []*sarama.ConsumerMessage // settled, not yet marked
+	mark := func() {
+		for _, msg := range pending {
+			sess.MarkMessage(msg, "")
+		}
+		if len(pending) > 0 && g.cfg.commitEach {
+			sess.Commit()
+		}
+		pending = pending[:0]
+	}
+	inClaim := p.Sleep
+	p.Sleep = func(ctx context.Context, d time.Duration) bool {
+		mark() // what is settled before waiting
+		return inClaim(ctx, d)
+	}
+	for {
+		msgs, err := adapt.Gather(ctx, g.cfg.batch, g.cfg.flush, adapt.Receive(claim.Messages()))
+		if err != nil {
+			return nil // ctx done or the claim's messages ended
+		}
+		ms := make([]adapt.Message, len(msgs))
+		for i, msg := range msgs {
+			ms[i] = adapt.Message{Topic: msg.Topic, Partition: msg.Partition, Offset: msg.Offset, Body: msg.Value}
+		}
+		deadLetter := func(i int) adapt.DeadLetterFunc {
+			if g.cfg.deadLetter == nil {
+				return nil
+			}
+			return func(ctx context.Context, cause error) error { return g.cfg.writeDeadLetter(msgs[i], ms[i], cause) }
+		}
+		n, err := p.SettleBatch(ctx, g.h, ms, deadLetter, func(i int) { pending = append(pending, msgs[i]) })
+		mark()
+		if err != nil {
+			g.fail(err)
+			return err
+		}
+		if n < len(msgs) {
+			return nil // ctx done or the claim revoked: the rest stays unmarked
 		}
 	}
 }

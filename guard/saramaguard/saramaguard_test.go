@@ -3,6 +3,7 @@ package saramaguard_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -74,6 +75,20 @@ func TestKfake(t *testing.T) {
 			t.Run(mode.name+"/"+sc.Name, func(t *testing.T) {
 				b := kafkatest.Start(t)
 				sc.Run(t, b, member(b, mode.autocommit, mode.opts))
+			})
+		}
+	}
+}
+
+// TestKfakeBatch runs the batch scenarios every Kafka adapter passes on
+// kfake, with batching on, in both commit modes.
+func TestKfakeBatch(t *testing.T) {
+	for _, mode := range modes {
+		for _, sc := range kafkatest.BatchScenarios {
+			t.Run(mode.name+"/"+sc.Name, func(t *testing.T) {
+				b := kafkatest.Start(t)
+				opts := append(slices.Clone(mode.opts), saramaguard.WithBatch(kafkatest.BatchSize, kafkatest.BatchFlush))
+				sc.Run(t, b, member(b, mode.autocommit, opts))
 			})
 		}
 	}

@@ -122,6 +122,15 @@ func (h *AddPointsAccountHandler) Handle(ctx context.Context, body []byte) (guar
 	if h.err != nil {
 		return 0, h.err
 	}
+	m, err := decodeAddPointsAccount(body)
+	if err != nil {
+		return 0, err
+	}
+	return h.HandleMessage(ctx, m)
+}
+
+// decodeAddPointsAccount decodes body as Handle does.
+func decodeAddPointsAccount(body []byte) (*AddPointsAccount, error) {
 	type addPointsAccountBody struct {
 		OrderID   *string `json:"order_id"`
 		AccountID *string `json:"account_id"`
@@ -129,13 +138,13 @@ func (h *AddPointsAccountHandler) Handle(ctx context.Context, body []byte) (guar
 	}
 	var w addPointsAccountBody
 	if err := json.Unmarshal(body, &w); err != nil {
-		return 0, fmt.Errorf("%w: add_points_account: %w", guard.ErrInvalidMessage, err)
+		return nil, fmt.Errorf("%w: add_points_account: %w", guard.ErrInvalidMessage, err)
 	}
 	if w.OrderID == nil {
-		return 0, fmt.Errorf("%w: add_points_account: key field order_id is missing", guard.ErrInvalidMessage)
+		return nil, fmt.Errorf("%w: add_points_account: key field order_id is missing", guard.ErrInvalidMessage)
 	}
 	if w.AccountID == nil {
-		return 0, fmt.Errorf("%w: add_points_account: hash_tag field account_id is missing", guard.ErrInvalidMessage)
+		return nil, fmt.Errorf("%w: add_points_account: hash_tag field account_id is missing", guard.ErrInvalidMessage)
 	}
 	m := &AddPointsAccount{
 		AccountID: *w.AccountID,
@@ -143,7 +152,7 @@ func (h *AddPointsAccountHandler) Handle(ctx context.Context, body []byte) (guar
 		Points:    w.Points,
 	}
 	m.AccountID = strings.ToLower(m.AccountID)
-	return h.HandleMessage(ctx, m)
+	return m, nil
 }
 
 // HandleMessage runs the effect of m unless its key was handled before. It
@@ -175,4 +184,96 @@ func (h *AddPointsAccountHandler) HandleMessage(ctx context.Context, m *AddPoint
 	return h.store.Do(ctx, AddPointsAccountConsumer, key, m.Fingerprint(), func(ctx context.Context, pipe redis.Pipeliner) error {
 		return h.apply(ctx, pipe, m)
 	}, redisguard.HashTag(tag), redisguard.PinHashTag())
+}
+
+// HandleBatch decodes each of bodies, JSON messages of the add_points_account
+// consumer, as Handle does, and handles the batch with HandleMessages: it
+// returns one guard.Result per body, in order, each what Handle would have
+// answered for it alone. A body that does not decode gets its
+// guard.ErrInvalidMessage and the others go on. HandleBatch makes the handler a
+// guard.BatchHandler, which the broker adapters call when batching is on.
+func (h *AddPointsAccountHandler) HandleBatch(ctx context.Context, bodies [][]byte) []guard.Result {
+	res := make([]guard.Result, len(bodies))
+	if h.err != nil {
+		for i := range res {
+			res[i].Err = h.err
+		}
+		return res
+	}
+	msgs := make([]*AddPointsAccount, 0, len(bodies))
+	idx := make([]int, 0, len(bodies))
+	for i, body := range bodies {
+		m, err := decodeAddPointsAccount(body)
+		if err != nil {
+			res[i].Err = err
+			continue
+		}
+		msgs = append(msgs, m)
+		idx = append(idx, i)
+	}
+	for j, r := range h.HandleMessages(ctx, msgs) {
+		res[idx[j]] = r
+	}
+	return res
+}
+
+// HandleMessages runs the effects of msgs in one batch (store.DoBatch): the
+// records read in one round trip, the effects queued and sent with their
+// records in one MULTI/EXEC per hash slot. It returns one guard.Result per
+// message, in order, each what HandleMessage would have answered for it alone:
+// a key seen twice in msgs is applied once, the later copy answered
+// guard.Duplicate (or guard.ErrKeyConflict for another fingerprint); a message
+// whose effect fails or is rejected gets its error and does not undo the
+// others; apply may run more than once for a message, its effect committing at
+// most once. A nil message, or a key field without a valid value, is
+// guard.ErrInvalidMessage for that message alone.
+func (h *AddPointsAccountHandler) HandleMessages(ctx context.Context, msgs []*AddPointsAccount) []guard.Result {
+	res := make([]guard.Result, len(msgs))
+	if h.err != nil {
+		for i := range res {
+			res[i].Err = h.err
+		}
+		return res
+	}
+	batch := make([]redisguard.Message, 0, len(msgs))
+	idx := make([]int, 0, len(msgs))
+	for i, m := range msgs {
+		bm, err := h.batchMessage(m)
+		if err != nil {
+			res[i].Err = err
+			continue
+		}
+		batch = append(batch, bm)
+		idx = append(idx, i)
+	}
+	for j, r := range h.store.DoBatch(ctx, batch) {
+		res[idx[j]] = r
+	}
+	return res
+}
+
+// batchMessage is m as one message of the store's batch call, checked as
+// HandleMessage checks it.
+func (h *AddPointsAccountHandler) batchMessage(m *AddPointsAccount) (redisguard.Message, error) {
+	if m == nil {
+		return redisguard.Message{}, fmt.Errorf("%w: add_points_account: nil message", guard.ErrInvalidMessage)
+	}
+	key, err := m.IdempotencyKey()
+	if err != nil {
+		return redisguard.Message{}, err
+	}
+	tag, err := guard.CanonicalUUID(m.AccountID)
+	if err != nil {
+		return redisguard.Message{}, fmt.Errorf("%w: add_points_account: hash_tag field account_id: %w", guard.ErrInvalidMessage, err)
+	}
+	return redisguard.Message{
+		Apply: func(ctx context.Context, pipe redis.Pipeliner) error {
+			return h.apply(ctx, pipe, m)
+		},
+		Consumer:    AddPointsAccountConsumer,
+		Fingerprint: m.Fingerprint(),
+		HashTag:     tag,
+		Key:         key,
+		PinHashTag:  true,
+	}, nil
 }

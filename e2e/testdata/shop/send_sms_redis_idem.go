@@ -123,6 +123,15 @@ func (h *SendSmsRedisHandler) Handle(ctx context.Context, body []byte) (guard.Ou
 	if h.err != nil {
 		return 0, h.err
 	}
+	m, err := decodeSendSmsRedis(body)
+	if err != nil {
+		return 0, err
+	}
+	return h.HandleMessage(ctx, m)
+}
+
+// decodeSendSmsRedis decodes body as Handle does.
+func decodeSendSmsRedis(body []byte) (*SendSmsRedis, error) {
 	type sendSmsRedisBody struct {
 		OrderID  *string `json:"order_id"`
 		Phone    string  `json:"phone"`
@@ -130,19 +139,19 @@ func (h *SendSmsRedisHandler) Handle(ctx context.Context, body []byte) (guard.Ou
 	}
 	var w sendSmsRedisBody
 	if err := json.Unmarshal(body, &w); err != nil {
-		return 0, fmt.Errorf("%w: send_sms_redis: %w", guard.ErrInvalidMessage, err)
+		return nil, fmt.Errorf("%w: send_sms_redis: %w", guard.ErrInvalidMessage, err)
 	}
 	if w.OrderID == nil {
-		return 0, fmt.Errorf("%w: send_sms_redis: key field order_id is missing", guard.ErrInvalidMessage)
+		return nil, fmt.Errorf("%w: send_sms_redis: key field order_id is missing", guard.ErrInvalidMessage)
 	}
 	if w.Template == nil {
-		return 0, fmt.Errorf("%w: send_sms_redis: key field template is missing", guard.ErrInvalidMessage)
+		return nil, fmt.Errorf("%w: send_sms_redis: key field template is missing", guard.ErrInvalidMessage)
 	}
-	return h.HandleMessage(ctx, &SendSmsRedis{
+	return &SendSmsRedis{
 		OrderID:  *w.OrderID,
 		Phone:    w.Phone,
 		Template: *w.Template,
-	})
+	}, nil
 }
 
 // HandleMessage runs the effect of m unless its key was handled before. It
@@ -164,4 +173,89 @@ func (h *SendSmsRedisHandler) HandleMessage(ctx context.Context, m *SendSmsRedis
 	return h.store.Run(ctx, SendSmsRedisConsumer, key, m.Fingerprint(), func(ctx context.Context, lease *guard.Lease) error {
 		return h.apply(ctx, lease, m)
 	})
+}
+
+// HandleBatch decodes each of bodies, JSON messages of the send_sms_redis
+// consumer, as Handle does, and handles the batch with HandleMessages: it
+// returns one guard.Result per body, in order, each what Handle would have
+// answered for it alone. A body that does not decode gets its
+// guard.ErrInvalidMessage and the others go on. HandleBatch makes the handler a
+// guard.BatchHandler, which the broker adapters call when batching is on.
+func (h *SendSmsRedisHandler) HandleBatch(ctx context.Context, bodies [][]byte) []guard.Result {
+	res := make([]guard.Result, len(bodies))
+	if h.err != nil {
+		for i := range res {
+			res[i].Err = h.err
+		}
+		return res
+	}
+	msgs := make([]*SendSmsRedis, 0, len(bodies))
+	idx := make([]int, 0, len(bodies))
+	for i, body := range bodies {
+		m, err := decodeSendSmsRedis(body)
+		if err != nil {
+			res[i].Err = err
+			continue
+		}
+		msgs = append(msgs, m)
+		idx = append(idx, i)
+	}
+	for j, r := range h.HandleMessages(ctx, msgs) {
+		res[idx[j]] = r
+	}
+	return res
+}
+
+// HandleMessages runs the effects of msgs with one claim of every key
+// (store.RunBatch), then each effect under its own lease. It returns one
+// guard.Result per message, in order, each what HandleMessage would have
+// answered for it alone: a key seen twice in msgs is applied once, the later
+// copy answered guard.Duplicate (or guard.ErrKeyConflict for another
+// fingerprint); a message whose effect fails or is rejected gets its error and
+// does not undo the others; apply may run more than once for a message, its
+// effect committing at most once. A nil message, or a key field without a valid
+// value, is guard.ErrInvalidMessage for that message alone.
+func (h *SendSmsRedisHandler) HandleMessages(ctx context.Context, msgs []*SendSmsRedis) []guard.Result {
+	res := make([]guard.Result, len(msgs))
+	if h.err != nil {
+		for i := range res {
+			res[i].Err = h.err
+		}
+		return res
+	}
+	batch := make([]guard.LeaseMessage, 0, len(msgs))
+	idx := make([]int, 0, len(msgs))
+	for i, m := range msgs {
+		bm, err := h.batchMessage(m)
+		if err != nil {
+			res[i].Err = err
+			continue
+		}
+		batch = append(batch, bm)
+		idx = append(idx, i)
+	}
+	for j, r := range h.store.RunBatch(ctx, batch) {
+		res[idx[j]] = r
+	}
+	return res
+}
+
+// batchMessage is m as one message of the store's batch call, checked as
+// HandleMessage checks it.
+func (h *SendSmsRedisHandler) batchMessage(m *SendSmsRedis) (guard.LeaseMessage, error) {
+	if m == nil {
+		return guard.LeaseMessage{}, fmt.Errorf("%w: send_sms_redis: nil message", guard.ErrInvalidMessage)
+	}
+	key, err := m.IdempotencyKey()
+	if err != nil {
+		return guard.LeaseMessage{}, err
+	}
+	return guard.LeaseMessage{
+		Apply: func(ctx context.Context, lease *guard.Lease) error {
+			return h.apply(ctx, lease, m)
+		},
+		Consumer:    SendSmsRedisConsumer,
+		Fingerprint: m.Fingerprint(),
+		Key:         key,
+	}, nil
 }

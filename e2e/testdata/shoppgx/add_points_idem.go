@@ -119,6 +119,15 @@ func (h *AddPointsHandler) Handle(ctx context.Context, body []byte) (guard.Outco
 	if h.err != nil {
 		return 0, h.err
 	}
+	m, err := decodeAddPoints(body)
+	if err != nil {
+		return 0, err
+	}
+	return h.HandleMessage(ctx, m)
+}
+
+// decodeAddPoints decodes body as Handle does.
+func decodeAddPoints(body []byte) (*AddPoints, error) {
 	type addPointsBody struct {
 		OrderID *string `json:"order_id"`
 		UserID  string  `json:"user_id"`
@@ -127,20 +136,20 @@ func (h *AddPointsHandler) Handle(ctx context.Context, body []byte) (guard.Outco
 	}
 	var w addPointsBody
 	if err := json.Unmarshal(body, &w); err != nil {
-		return 0, fmt.Errorf("%w: add_points: %w", guard.ErrInvalidMessage, err)
+		return nil, fmt.Errorf("%w: add_points: %w", guard.ErrInvalidMessage, err)
 	}
 	if w.OrderID == nil {
-		return 0, fmt.Errorf("%w: add_points: key field order_id is missing", guard.ErrInvalidMessage)
+		return nil, fmt.Errorf("%w: add_points: key field order_id is missing", guard.ErrInvalidMessage)
 	}
 	if w.Bonus == nil {
-		return 0, fmt.Errorf("%w: add_points: key field bonus is missing", guard.ErrInvalidMessage)
+		return nil, fmt.Errorf("%w: add_points: key field bonus is missing", guard.ErrInvalidMessage)
 	}
-	return h.HandleMessage(ctx, &AddPoints{
+	return &AddPoints{
 		Bonus:   *w.Bonus,
 		OrderID: *w.OrderID,
 		Points:  w.Points,
 		UserID:  w.UserID,
-	})
+	}, nil
 }
 
 // HandleMessage runs the effect of m unless its key was handled before. It
@@ -163,4 +172,90 @@ func (h *AddPointsHandler) HandleMessage(ctx context.Context, m *AddPoints) (gua
 	return h.store.Do(ctx, AddPointsConsumer, key, m.Fingerprint(), func(ctx context.Context, tx pgx.Tx) error {
 		return h.apply(ctx, tx, m)
 	})
+}
+
+// HandleBatch decodes each of bodies, JSON messages of the add_points consumer,
+// as Handle does, and handles the batch with HandleMessages: it returns one
+// guard.Result per body, in order, each what Handle would have answered for it
+// alone. A body that does not decode gets its guard.ErrInvalidMessage and the
+// others go on. HandleBatch makes the handler a guard.BatchHandler, which the
+// broker adapters call when batching is on.
+func (h *AddPointsHandler) HandleBatch(ctx context.Context, bodies [][]byte) []guard.Result {
+	res := make([]guard.Result, len(bodies))
+	if h.err != nil {
+		for i := range res {
+			res[i].Err = h.err
+		}
+		return res
+	}
+	msgs := make([]*AddPoints, 0, len(bodies))
+	idx := make([]int, 0, len(bodies))
+	for i, body := range bodies {
+		m, err := decodeAddPoints(body)
+		if err != nil {
+			res[i].Err = err
+			continue
+		}
+		msgs = append(msgs, m)
+		idx = append(idx, i)
+	}
+	for j, r := range h.HandleMessages(ctx, msgs) {
+		res[idx[j]] = r
+	}
+	return res
+}
+
+// HandleMessages runs the effects of msgs in one batch (store.DoBatch): every
+// key claimed with one statement and the effects run in one transaction,
+// committed once. It returns one guard.Result per message, in order, each what
+// HandleMessage would have answered for it alone: a key seen twice in msgs is
+// applied once, the later copy answered guard.Duplicate (or
+// guard.ErrKeyConflict for another fingerprint); a message whose effect fails
+// or is rejected gets its error and does not undo the others; apply may run
+// more than once for a message, its effect committing at most once. A nil
+// message, or a key field without a valid value, is guard.ErrInvalidMessage for
+// that message alone.
+func (h *AddPointsHandler) HandleMessages(ctx context.Context, msgs []*AddPoints) []guard.Result {
+	res := make([]guard.Result, len(msgs))
+	if h.err != nil {
+		for i := range res {
+			res[i].Err = h.err
+		}
+		return res
+	}
+	batch := make([]guard.TxMessage[pgx.Tx], 0, len(msgs))
+	idx := make([]int, 0, len(msgs))
+	for i, m := range msgs {
+		bm, err := h.batchMessage(m)
+		if err != nil {
+			res[i].Err = err
+			continue
+		}
+		batch = append(batch, bm)
+		idx = append(idx, i)
+	}
+	for j, r := range h.store.DoBatch(ctx, batch) {
+		res[idx[j]] = r
+	}
+	return res
+}
+
+// batchMessage is m as one message of the store's batch call, checked as
+// HandleMessage checks it.
+func (h *AddPointsHandler) batchMessage(m *AddPoints) (guard.TxMessage[pgx.Tx], error) {
+	if m == nil {
+		return guard.TxMessage[pgx.Tx]{}, fmt.Errorf("%w: add_points: nil message", guard.ErrInvalidMessage)
+	}
+	key, err := m.IdempotencyKey()
+	if err != nil {
+		return guard.TxMessage[pgx.Tx]{}, err
+	}
+	return guard.TxMessage[pgx.Tx]{
+		Apply: func(ctx context.Context, tx pgx.Tx) error {
+			return h.apply(ctx, tx, m)
+		},
+		Consumer:    AddPointsConsumer,
+		Fingerprint: m.Fingerprint(),
+		Key:         key,
+	}, nil
 }

@@ -121,10 +121,24 @@ type DeadLetterFunc func(ctx context.Context, cause error) error
 //	guard.Permanent              deadLetter, retried with backoff until it succeeds
 //	any other error, a panic     wait (MinBackoff doubling to MaxBackoff), run h again
 func (p *InPlace) Settle(ctx context.Context, h guard.Handler, m Message, deadLetter DeadLetterFunc) (bool, error) {
+	return p.settle(ctx, h, m, deadLetter, nil)
+}
+
+// settle is Settle, whose first attempt is first when it is not nil (the
+// message's answer in a batch) instead of a call of h.
+func (p *InPlace) settle(ctx context.Context, h guard.Handler, m Message, deadLetter DeadLetterFunc, first *guard.Result) (bool, error) {
 	attrs := m.attrs()
 	backoff := Backoff{Min: p.MinBackoff, Max: p.MaxBackoff}
 	for attempt := 1; ; attempt++ {
-		out, err := Call(ctx, p.Adapter, p.Timeout, h, m.Body)
+		var (
+			out guard.Outcome
+			err error
+		)
+		if attempt == 1 && first != nil {
+			out, err = first.Outcome, first.Err
+		} else {
+			out, err = Call(ctx, p.Adapter, p.Timeout, h, m.Body)
+		}
 		a := append(attrs[:len(attrs):len(attrs)], slog.Int("attempt", attempt))
 		if err != nil && ctx.Err() != nil {
 			return false, nil

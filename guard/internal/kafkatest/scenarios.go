@@ -17,6 +17,8 @@ import (
 
 	"github.com/idemkit/idem/guard"
 	"github.com/idemkit/idem/guard/internal/adapt"
+	"github.com/idemkit/idem/guard/internal/batchtest"
+	"github.com/idemkit/idem/guard/internal/storekit"
 )
 
 // Scenario is a behaviour that every Kafka adapter shows on kfake.
@@ -158,7 +160,7 @@ func Mapping(t *testing.T, b *Broker, m Member) {
 // stops the member with the error, the message uncommitted.
 func NoDeadLetter(t *testing.T, b *Broker, m Member) {
 	b.Produce(t, 4)
-	h := b.script(map[int64][]step{1: {{err: guard.StateError(guard.ErrFailed, Group, "out of stock", nil)}}})
+	h := b.script(map[int64][]step{1: {{err: storekit.StateError(guard.ErrFailed, Group, "out of stock", nil)}}})
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
 	err := m(ctx, h, false)
@@ -322,4 +324,126 @@ func (l *ledger) effects(t testing.TB) map[string]int {
 		t.Fatal(err)
 	}
 	return got
+}
+
+// Batching: BatchScenarios run on a member whose adapter has batching on,
+// batches of BatchSize gathered for at most BatchFlush.
+const (
+	BatchSize  = 8
+	BatchFlush = 5 * time.Second
+)
+
+// BatchScenarios are run by each adapter's tests with batching on, one
+// subtest each, every one on a fresh broker.
+var BatchScenarios = []Scenario{
+	{Name: "batch", Run: Batch},
+}
+
+// batchBodies are the bodies of batchtest's handler for offsets 0 to 7: a
+// duplicate of the first message, a failing one, a poison one, and a
+// duplicate after the poison.
+var batchBodies = []string{"a", "a", batchtest.Flaky + "b", "c", batchtest.Poison + "d", "c", "e", "f"}
+
+// watchedBatch is batchtest's handler seen through the broker: message m<i>
+// is batchBodies[i], and every answer is noted for the commit checks.
+type watchedBatch struct {
+	b *Broker
+	h *batchtest.Handler
+}
+
+func (w watchedBatch) body(body []byte) (int64, []byte, error) {
+	off, err := w.b.called(body)
+	if err != nil || off >= int64(len(batchBodies)) {
+		return 0, nil, fmt.Errorf("%w: body %q", guard.ErrInvalidMessage, body)
+	}
+	return off, []byte(batchBodies[off]), nil
+}
+
+// Handle handles one message (a retry in place).
+func (w watchedBatch) Handle(ctx context.Context, body []byte) (guard.Outcome, error) {
+	off, inner, err := w.body(body)
+	if err != nil {
+		return 0, err
+	}
+	out, err := w.h.Handle(ctx, inner)
+	w.b.answered(off, out, err)
+	return out, err
+}
+
+// HandleBatch handles a batch with one DoBatch.
+func (w watchedBatch) HandleBatch(ctx context.Context, bodies [][]byte) []guard.Result {
+	offs := make([]int64, len(bodies))
+	inner := make([][]byte, len(bodies))
+	for i, body := range bodies {
+		off, in, err := w.body(body)
+		if err != nil {
+			res := make([]guard.Result, len(bodies))
+			for j := range res {
+				res[j].Err = err
+			}
+			return res
+		}
+		offs[i], inner[i] = off, in
+	}
+	res := w.h.HandleBatch(ctx, inner)
+	for i, r := range res {
+		w.b.answered(offs[i], r.Outcome, r.Err)
+	}
+	return res
+}
+
+// Batch consumes eight messages as one batch through a real guard store:
+// the duplicates inside the batch are answered Duplicate and committed;
+// the failing message (offset 2) is retried in place while nothing past it
+// is committed, though the effects after it committed in the batch; the
+// poison message (offset 4) is dead-lettered; every effect happens once.
+func Batch(t *testing.T, b *Broker, m Member) {
+	b.Produce(t, len(batchBodies))
+	h := batchtest.New(t)
+	r := start(m, watchedBatch{b: b, h: h}, true)
+	b.WaitCommitted(t, int64(len(batchBodies)))
+	if err := r.stop(t); err != nil {
+		t.Errorf("Consume: %v", err)
+	}
+	b.Check(t)
+	if diff := cmp.Diff([]int64{0, 1, 2, 3, 4, 5, 6, 7, 2}, b.Calls()); diff != "" {
+		t.Errorf("handler calls by offset (-want +got):\n%s", diff)
+	}
+	// Nothing past the failing message is committed before it is settled;
+	// then everything is (the effects after it committed in the batch).
+	for _, c := range b.Commits() {
+		if c > 2 && c != int64(len(batchBodies)) {
+			t.Errorf("commits %v: %d is past the failing message", b.Commits(), c)
+		}
+	}
+	calls := h.Calls()
+	if len(calls) != 2 || len(calls[0].Bodies) != len(batchBodies) {
+		t.Fatalf("calls %+v, want one batch of every message, then the failing one again", calls)
+	}
+	for i, r := range calls[0].Results {
+		var ok bool
+		switch i {
+		case 1, 5:
+			ok = r.Err == nil && r.Outcome == guard.Duplicate
+		case 2:
+			ok = errors.Is(r.Err, batchtest.ErrFlaky)
+		case 4:
+			ok = guard.Permanent(r.Err)
+		default:
+			ok = r.Err == nil && r.Outcome == guard.Applied
+		}
+		if !ok {
+			t.Errorf("offset %d (%s): %v, %v", i, batchBodies[i], r.Outcome, r.Err)
+		}
+	}
+	if r := calls[1].Results[0]; r.Err != nil || r.Outcome != guard.Applied {
+		t.Errorf("the failing message retried in place: %v, %v; want applied", r.Outcome, r.Err)
+	}
+	want := map[string]int{"a": 1, batchtest.Flaky + "b": 1, "c": 1, "e": 1, "f": 1}
+	if diff := cmp.Diff(want, h.Effects(t)); diff != "" {
+		t.Errorf("effects (-want +got):\n%s", diff)
+	}
+	if dead := b.DeadLetters(t, 1); Header(dead[0], adapt.HeaderOffset) != "4" {
+		t.Errorf("dead letter of offset %s, want 4", Header(dead[0], adapt.HeaderOffset))
+	}
 }

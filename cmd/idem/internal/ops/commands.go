@@ -345,7 +345,7 @@ func (r *run) resolve(args []string) int {
 			change.Result = []byte(*result)
 		}
 	case toFailed:
-		change = guard.Change{To: guard.StateFailed, Result: guard.ReasonText(errors.New("operator: " + *reason))}
+		change = guard.FailedChange("operator: " + *reason)
 	}
 	if !*yes {
 		printRecord(r.env.Stderr, rec)

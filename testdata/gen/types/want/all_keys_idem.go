@@ -147,6 +147,15 @@ func (h *AllKeysHandler) Handle(ctx context.Context, body []byte) (guard.Outcome
 	if h.err != nil {
 		return 0, h.err
 	}
+	m, err := decodeAllKeys(body)
+	if err != nil {
+		return 0, err
+	}
+	return h.HandleMessage(ctx, m)
+}
+
+// decodeAllKeys decodes body as Handle does.
+func decodeAllKeys(body []byte) (*AllKeys, error) {
 	type allKeysBody struct {
 		S     *string    `json:"s"`
 		I     *int       `json:"i"`
@@ -162,34 +171,34 @@ func (h *AllKeysHandler) Handle(ctx context.Context, body []byte) (guard.Outcome
 	}
 	var w allKeysBody
 	if err := json.Unmarshal(body, &w); err != nil {
-		return 0, fmt.Errorf("%w: all_keys: %w", guard.ErrInvalidMessage, err)
+		return nil, fmt.Errorf("%w: all_keys: %w", guard.ErrInvalidMessage, err)
 	}
 	if w.S == nil {
-		return 0, fmt.Errorf("%w: all_keys: key field s is missing", guard.ErrInvalidMessage)
+		return nil, fmt.Errorf("%w: all_keys: key field s is missing", guard.ErrInvalidMessage)
 	}
 	if w.I == nil {
-		return 0, fmt.Errorf("%w: all_keys: key field i is missing", guard.ErrInvalidMessage)
+		return nil, fmt.Errorf("%w: all_keys: key field i is missing", guard.ErrInvalidMessage)
 	}
 	if w.I32 == nil {
-		return 0, fmt.Errorf("%w: all_keys: key field i32 is missing", guard.ErrInvalidMessage)
+		return nil, fmt.Errorf("%w: all_keys: key field i32 is missing", guard.ErrInvalidMessage)
 	}
 	if w.I64 == nil {
-		return 0, fmt.Errorf("%w: all_keys: key field i64 is missing", guard.ErrInvalidMessage)
+		return nil, fmt.Errorf("%w: all_keys: key field i64 is missing", guard.ErrInvalidMessage)
 	}
 	if w.U32 == nil {
-		return 0, fmt.Errorf("%w: all_keys: key field u32 is missing", guard.ErrInvalidMessage)
+		return nil, fmt.Errorf("%w: all_keys: key field u32 is missing", guard.ErrInvalidMessage)
 	}
 	if w.U64 == nil {
-		return 0, fmt.Errorf("%w: all_keys: key field u64 is missing", guard.ErrInvalidMessage)
+		return nil, fmt.Errorf("%w: all_keys: key field u64 is missing", guard.ErrInvalidMessage)
 	}
 	if w.B == nil {
-		return 0, fmt.Errorf("%w: all_keys: key field b is missing", guard.ErrInvalidMessage)
+		return nil, fmt.Errorf("%w: all_keys: key field b is missing", guard.ErrInvalidMessage)
 	}
 	if w.At == nil {
-		return 0, fmt.Errorf("%w: all_keys: key field at is missing", guard.ErrInvalidMessage)
+		return nil, fmt.Errorf("%w: all_keys: key field at is missing", guard.ErrInvalidMessage)
 	}
 	if w.ID == nil {
-		return 0, fmt.Errorf("%w: all_keys: key field id is missing", guard.ErrInvalidMessage)
+		return nil, fmt.Errorf("%w: all_keys: key field id is missing", guard.ErrInvalidMessage)
 	}
 	m := &AllKeys{
 		At:    *w.At,
@@ -205,7 +214,7 @@ func (h *AllKeysHandler) Handle(ctx context.Context, body []byte) (guard.Outcome
 		U64:   *w.U64,
 	}
 	m.ID = strings.ToLower(m.ID)
-	return h.HandleMessage(ctx, m)
+	return m, nil
 }
 
 // HandleMessage runs the effect of m unless its key was handled before. It
@@ -228,4 +237,90 @@ func (h *AllKeysHandler) HandleMessage(ctx context.Context, m *AllKeys) (guard.O
 	return h.store.Do(ctx, AllKeysConsumer, key, m.Fingerprint(), func(ctx context.Context, tx *sql.Tx) error {
 		return h.apply(ctx, tx, m)
 	})
+}
+
+// HandleBatch decodes each of bodies, JSON messages of the all_keys consumer,
+// as Handle does, and handles the batch with HandleMessages: it returns one
+// guard.Result per body, in order, each what Handle would have answered for it
+// alone. A body that does not decode gets its guard.ErrInvalidMessage and the
+// others go on. HandleBatch makes the handler a guard.BatchHandler, which the
+// broker adapters call when batching is on.
+func (h *AllKeysHandler) HandleBatch(ctx context.Context, bodies [][]byte) []guard.Result {
+	res := make([]guard.Result, len(bodies))
+	if h.err != nil {
+		for i := range res {
+			res[i].Err = h.err
+		}
+		return res
+	}
+	msgs := make([]*AllKeys, 0, len(bodies))
+	idx := make([]int, 0, len(bodies))
+	for i, body := range bodies {
+		m, err := decodeAllKeys(body)
+		if err != nil {
+			res[i].Err = err
+			continue
+		}
+		msgs = append(msgs, m)
+		idx = append(idx, i)
+	}
+	for j, r := range h.HandleMessages(ctx, msgs) {
+		res[idx[j]] = r
+	}
+	return res
+}
+
+// HandleMessages runs the effects of msgs in one batch (store.DoBatch): every
+// key claimed with one statement and the effects run in one transaction,
+// committed once. It returns one guard.Result per message, in order, each what
+// HandleMessage would have answered for it alone: a key seen twice in msgs is
+// applied once, the later copy answered guard.Duplicate (or
+// guard.ErrKeyConflict for another fingerprint); a message whose effect fails
+// or is rejected gets its error and does not undo the others; apply may run
+// more than once for a message, its effect committing at most once. A nil
+// message, or a key field without a valid value, is guard.ErrInvalidMessage for
+// that message alone.
+func (h *AllKeysHandler) HandleMessages(ctx context.Context, msgs []*AllKeys) []guard.Result {
+	res := make([]guard.Result, len(msgs))
+	if h.err != nil {
+		for i := range res {
+			res[i].Err = h.err
+		}
+		return res
+	}
+	batch := make([]guard.TxMessage[*sql.Tx], 0, len(msgs))
+	idx := make([]int, 0, len(msgs))
+	for i, m := range msgs {
+		bm, err := h.batchMessage(m)
+		if err != nil {
+			res[i].Err = err
+			continue
+		}
+		batch = append(batch, bm)
+		idx = append(idx, i)
+	}
+	for j, r := range h.store.DoBatch(ctx, batch) {
+		res[idx[j]] = r
+	}
+	return res
+}
+
+// batchMessage is m as one message of the store's batch call, checked as
+// HandleMessage checks it.
+func (h *AllKeysHandler) batchMessage(m *AllKeys) (guard.TxMessage[*sql.Tx], error) {
+	if m == nil {
+		return guard.TxMessage[*sql.Tx]{}, fmt.Errorf("%w: all_keys: nil message", guard.ErrInvalidMessage)
+	}
+	key, err := m.IdempotencyKey()
+	if err != nil {
+		return guard.TxMessage[*sql.Tx]{}, err
+	}
+	return guard.TxMessage[*sql.Tx]{
+		Apply: func(ctx context.Context, tx *sql.Tx) error {
+			return h.apply(ctx, tx, m)
+		},
+		Consumer:    AllKeysConsumer,
+		Fingerprint: m.Fingerprint(),
+		Key:         key,
+	}, nil
 }

@@ -106,21 +106,30 @@ func (h *IntKeyHandler) Handle(ctx context.Context, body []byte) (guard.Outcome,
 	if h.err != nil {
 		return 0, h.err
 	}
+	m, err := decodeIntKey(body)
+	if err != nil {
+		return 0, err
+	}
+	return h.HandleMessage(ctx, m)
+}
+
+// decodeIntKey decodes body as Handle does.
+func decodeIntKey(body []byte) (*IntKey, error) {
 	type intKeyBody struct {
 		N    *uint64 `json:"n"`
 		Note string  `json:"note"`
 	}
 	var w intKeyBody
 	if err := json.Unmarshal(body, &w); err != nil {
-		return 0, fmt.Errorf("%w: int_key: %w", guard.ErrInvalidMessage, err)
+		return nil, fmt.Errorf("%w: int_key: %w", guard.ErrInvalidMessage, err)
 	}
 	if w.N == nil {
-		return 0, fmt.Errorf("%w: int_key: key field n is missing", guard.ErrInvalidMessage)
+		return nil, fmt.Errorf("%w: int_key: key field n is missing", guard.ErrInvalidMessage)
 	}
-	return h.HandleMessage(ctx, &IntKey{
+	return &IntKey{
 		N:    *w.N,
 		Note: w.Note,
-	})
+	}, nil
 }
 
 // HandleMessage runs the effect of m unless its key was handled before. It
@@ -143,4 +152,90 @@ func (h *IntKeyHandler) HandleMessage(ctx context.Context, m *IntKey) (guard.Out
 	return h.store.Do(ctx, IntKeyConsumer, key, m.Fingerprint(), func(ctx context.Context, tx *sql.Tx) error {
 		return h.apply(ctx, tx, m)
 	})
+}
+
+// HandleBatch decodes each of bodies, JSON messages of the int_key consumer, as
+// Handle does, and handles the batch with HandleMessages: it returns one
+// guard.Result per body, in order, each what Handle would have answered for it
+// alone. A body that does not decode gets its guard.ErrInvalidMessage and the
+// others go on. HandleBatch makes the handler a guard.BatchHandler, which the
+// broker adapters call when batching is on.
+func (h *IntKeyHandler) HandleBatch(ctx context.Context, bodies [][]byte) []guard.Result {
+	res := make([]guard.Result, len(bodies))
+	if h.err != nil {
+		for i := range res {
+			res[i].Err = h.err
+		}
+		return res
+	}
+	msgs := make([]*IntKey, 0, len(bodies))
+	idx := make([]int, 0, len(bodies))
+	for i, body := range bodies {
+		m, err := decodeIntKey(body)
+		if err != nil {
+			res[i].Err = err
+			continue
+		}
+		msgs = append(msgs, m)
+		idx = append(idx, i)
+	}
+	for j, r := range h.HandleMessages(ctx, msgs) {
+		res[idx[j]] = r
+	}
+	return res
+}
+
+// HandleMessages runs the effects of msgs in one batch (store.DoBatch): every
+// key claimed with one statement and the effects run in one transaction,
+// committed once. It returns one guard.Result per message, in order, each what
+// HandleMessage would have answered for it alone: a key seen twice in msgs is
+// applied once, the later copy answered guard.Duplicate (or
+// guard.ErrKeyConflict for another fingerprint); a message whose effect fails
+// or is rejected gets its error and does not undo the others; apply may run
+// more than once for a message, its effect committing at most once. A nil
+// message, or a key field without a valid value, is guard.ErrInvalidMessage for
+// that message alone.
+func (h *IntKeyHandler) HandleMessages(ctx context.Context, msgs []*IntKey) []guard.Result {
+	res := make([]guard.Result, len(msgs))
+	if h.err != nil {
+		for i := range res {
+			res[i].Err = h.err
+		}
+		return res
+	}
+	batch := make([]guard.TxMessage[*sql.Tx], 0, len(msgs))
+	idx := make([]int, 0, len(msgs))
+	for i, m := range msgs {
+		bm, err := h.batchMessage(m)
+		if err != nil {
+			res[i].Err = err
+			continue
+		}
+		batch = append(batch, bm)
+		idx = append(idx, i)
+	}
+	for j, r := range h.store.DoBatch(ctx, batch) {
+		res[idx[j]] = r
+	}
+	return res
+}
+
+// batchMessage is m as one message of the store's batch call, checked as
+// HandleMessage checks it.
+func (h *IntKeyHandler) batchMessage(m *IntKey) (guard.TxMessage[*sql.Tx], error) {
+	if m == nil {
+		return guard.TxMessage[*sql.Tx]{}, fmt.Errorf("%w: int_key: nil message", guard.ErrInvalidMessage)
+	}
+	key, err := m.IdempotencyKey()
+	if err != nil {
+		return guard.TxMessage[*sql.Tx]{}, err
+	}
+	return guard.TxMessage[*sql.Tx]{
+		Apply: func(ctx context.Context, tx *sql.Tx) error {
+			return h.apply(ctx, tx, m)
+		},
+		Consumer:    IntKeyConsumer,
+		Fingerprint: m.Fingerprint(),
+		Key:         key,
+	}, nil
 }

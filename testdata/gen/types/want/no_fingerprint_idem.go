@@ -112,6 +112,15 @@ func (h *NoFingerprintHandler) Handle(ctx context.Context, body []byte) (guard.O
 	if h.err != nil {
 		return 0, h.err
 	}
+	m, err := decodeNoFingerprint(body)
+	if err != nil {
+		return 0, err
+	}
+	return h.HandleMessage(ctx, m)
+}
+
+// decodeNoFingerprint decodes body as Handle does.
+func decodeNoFingerprint(body []byte) (*NoFingerprint, error) {
 	type noFingerprintBody struct {
 		EventID *string `json:"event_id"`
 		Payload []byte  `json:"payload"`
@@ -119,10 +128,10 @@ func (h *NoFingerprintHandler) Handle(ctx context.Context, body []byte) (guard.O
 	}
 	var w noFingerprintBody
 	if err := json.Unmarshal(body, &w); err != nil {
-		return 0, fmt.Errorf("%w: no_fingerprint: %w", guard.ErrInvalidMessage, err)
+		return nil, fmt.Errorf("%w: no_fingerprint: %w", guard.ErrInvalidMessage, err)
 	}
 	if w.EventID == nil {
-		return 0, fmt.Errorf("%w: no_fingerprint: key field event_id is missing", guard.ErrInvalidMessage)
+		return nil, fmt.Errorf("%w: no_fingerprint: key field event_id is missing", guard.ErrInvalidMessage)
 	}
 	m := &NoFingerprint{
 		EventID: *w.EventID,
@@ -130,7 +139,7 @@ func (h *NoFingerprintHandler) Handle(ctx context.Context, body []byte) (guard.O
 		Score:   w.Score,
 	}
 	m.EventID = strings.ToLower(m.EventID)
-	return h.HandleMessage(ctx, m)
+	return m, nil
 }
 
 // HandleMessage runs the effect of m unless its key was handled before. It
@@ -153,4 +162,90 @@ func (h *NoFingerprintHandler) HandleMessage(ctx context.Context, m *NoFingerpri
 	return h.store.Do(ctx, NoFingerprintConsumer, key, m.Fingerprint(), func(ctx context.Context, tx *sql.Tx) error {
 		return h.apply(ctx, tx, m)
 	})
+}
+
+// HandleBatch decodes each of bodies, JSON messages of the no_fingerprint
+// consumer, as Handle does, and handles the batch with HandleMessages: it
+// returns one guard.Result per body, in order, each what Handle would have
+// answered for it alone. A body that does not decode gets its
+// guard.ErrInvalidMessage and the others go on. HandleBatch makes the handler a
+// guard.BatchHandler, which the broker adapters call when batching is on.
+func (h *NoFingerprintHandler) HandleBatch(ctx context.Context, bodies [][]byte) []guard.Result {
+	res := make([]guard.Result, len(bodies))
+	if h.err != nil {
+		for i := range res {
+			res[i].Err = h.err
+		}
+		return res
+	}
+	msgs := make([]*NoFingerprint, 0, len(bodies))
+	idx := make([]int, 0, len(bodies))
+	for i, body := range bodies {
+		m, err := decodeNoFingerprint(body)
+		if err != nil {
+			res[i].Err = err
+			continue
+		}
+		msgs = append(msgs, m)
+		idx = append(idx, i)
+	}
+	for j, r := range h.HandleMessages(ctx, msgs) {
+		res[idx[j]] = r
+	}
+	return res
+}
+
+// HandleMessages runs the effects of msgs in one batch (store.DoBatch): every
+// key claimed with one statement and the effects run in one transaction,
+// committed once. It returns one guard.Result per message, in order, each what
+// HandleMessage would have answered for it alone: a key seen twice in msgs is
+// applied once, the later copy answered guard.Duplicate (or
+// guard.ErrKeyConflict for another fingerprint); a message whose effect fails
+// or is rejected gets its error and does not undo the others; apply may run
+// more than once for a message, its effect committing at most once. A nil
+// message, or a key field without a valid value, is guard.ErrInvalidMessage for
+// that message alone.
+func (h *NoFingerprintHandler) HandleMessages(ctx context.Context, msgs []*NoFingerprint) []guard.Result {
+	res := make([]guard.Result, len(msgs))
+	if h.err != nil {
+		for i := range res {
+			res[i].Err = h.err
+		}
+		return res
+	}
+	batch := make([]guard.TxMessage[*sql.Tx], 0, len(msgs))
+	idx := make([]int, 0, len(msgs))
+	for i, m := range msgs {
+		bm, err := h.batchMessage(m)
+		if err != nil {
+			res[i].Err = err
+			continue
+		}
+		batch = append(batch, bm)
+		idx = append(idx, i)
+	}
+	for j, r := range h.store.DoBatch(ctx, batch) {
+		res[idx[j]] = r
+	}
+	return res
+}
+
+// batchMessage is m as one message of the store's batch call, checked as
+// HandleMessage checks it.
+func (h *NoFingerprintHandler) batchMessage(m *NoFingerprint) (guard.TxMessage[*sql.Tx], error) {
+	if m == nil {
+		return guard.TxMessage[*sql.Tx]{}, fmt.Errorf("%w: no_fingerprint: nil message", guard.ErrInvalidMessage)
+	}
+	key, err := m.IdempotencyKey()
+	if err != nil {
+		return guard.TxMessage[*sql.Tx]{}, err
+	}
+	return guard.TxMessage[*sql.Tx]{
+		Apply: func(ctx context.Context, tx *sql.Tx) error {
+			return h.apply(ctx, tx, m)
+		},
+		Consumer:    NoFingerprintConsumer,
+		Fingerprint: m.Fingerprint(),
+		Key:         key,
+	}, nil
 }

@@ -188,6 +188,15 @@ func (h *ContextHandler) Handle(ctx context.Context, body []byte) (guard.Outcome
 	if h.err != nil {
 		return 0, h.err
 	}
+	m, err := decodeContext(body)
+	if err != nil {
+		return 0, err
+	}
+	return h.HandleMessage(ctx, m)
+}
+
+// decodeContext decodes body as Handle does.
+func decodeContext(body []byte) (*Context, error) {
 	type contextBody struct {
 		Ctx     *string   `json:"ctx"`
 		M       *string   `json:"m"`
@@ -219,30 +228,30 @@ func (h *ContextHandler) Handle(ctx context.Context, body []byte) (guard.Outcome
 	}
 	var w contextBody
 	if err := json.Unmarshal(body, &w); err != nil {
-		return 0, fmt.Errorf("%w: context: %w", guard.ErrInvalidMessage, err)
+		return nil, fmt.Errorf("%w: context: %w", guard.ErrInvalidMessage, err)
 	}
 	if w.Ctx == nil {
-		return 0, fmt.Errorf("%w: context: key field ctx is missing", guard.ErrInvalidMessage)
+		return nil, fmt.Errorf("%w: context: key field ctx is missing", guard.ErrInvalidMessage)
 	}
 	if w.M == nil {
-		return 0, fmt.Errorf("%w: context: key field m is missing", guard.ErrInvalidMessage)
+		return nil, fmt.Errorf("%w: context: key field m is missing", guard.ErrInvalidMessage)
 	}
 	if w.Err == nil {
-		return 0, fmt.Errorf("%w: context: key field err is missing", guard.ErrInvalidMessage)
+		return nil, fmt.Errorf("%w: context: key field err is missing", guard.ErrInvalidMessage)
 	}
 	if w.Key == nil {
-		return 0, fmt.Errorf("%w: context: key field key is missing", guard.ErrInvalidMessage)
+		return nil, fmt.Errorf("%w: context: key field key is missing", guard.ErrInvalidMessage)
 	}
 	if w.Tx == nil {
-		return 0, fmt.Errorf("%w: context: key field tx is missing", guard.ErrInvalidMessage)
+		return nil, fmt.Errorf("%w: context: key field tx is missing", guard.ErrInvalidMessage)
 	}
 	if w.H == nil {
-		return 0, fmt.Errorf("%w: context: key field h is missing", guard.ErrInvalidMessage)
+		return nil, fmt.Errorf("%w: context: key field h is missing", guard.ErrInvalidMessage)
 	}
 	if w.K == nil {
-		return 0, fmt.Errorf("%w: context: key field k is missing", guard.ErrInvalidMessage)
+		return nil, fmt.Errorf("%w: context: key field k is missing", guard.ErrInvalidMessage)
 	}
-	return h.HandleMessage(ctx, &Context{
+	return &Context{
 		Apply:   w.Apply,
 		Body:    w.Body,
 		Ctx:     *w.Ctx,
@@ -270,7 +279,7 @@ func (h *ContextHandler) Handle(ctx context.Context, body []byte) (guard.Outcome
 		Time:    w.Time,
 		Tx:      *w.Tx,
 		W:       w.W,
-	})
+	}, nil
 }
 
 // HandleMessage runs the effect of m unless its key was handled before. It
@@ -293,4 +302,90 @@ func (h *ContextHandler) HandleMessage(ctx context.Context, m *Context) (guard.O
 	return h.store.Do(ctx, ContextConsumer, key, m.Fingerprint(), func(ctx context.Context, tx *sql.Tx) error {
 		return h.apply(ctx, tx, m)
 	})
+}
+
+// HandleBatch decodes each of bodies, JSON messages of the context consumer, as
+// Handle does, and handles the batch with HandleMessages: it returns one
+// guard.Result per body, in order, each what Handle would have answered for it
+// alone. A body that does not decode gets its guard.ErrInvalidMessage and the
+// others go on. HandleBatch makes the handler a guard.BatchHandler, which the
+// broker adapters call when batching is on.
+func (h *ContextHandler) HandleBatch(ctx context.Context, bodies [][]byte) []guard.Result {
+	res := make([]guard.Result, len(bodies))
+	if h.err != nil {
+		for i := range res {
+			res[i].Err = h.err
+		}
+		return res
+	}
+	msgs := make([]*Context, 0, len(bodies))
+	idx := make([]int, 0, len(bodies))
+	for i, body := range bodies {
+		m, err := decodeContext(body)
+		if err != nil {
+			res[i].Err = err
+			continue
+		}
+		msgs = append(msgs, m)
+		idx = append(idx, i)
+	}
+	for j, r := range h.HandleMessages(ctx, msgs) {
+		res[idx[j]] = r
+	}
+	return res
+}
+
+// HandleMessages runs the effects of msgs in one batch (store.DoBatch): every
+// key claimed with one statement and the effects run in one transaction,
+// committed once. It returns one guard.Result per message, in order, each what
+// HandleMessage would have answered for it alone: a key seen twice in msgs is
+// applied once, the later copy answered guard.Duplicate (or
+// guard.ErrKeyConflict for another fingerprint); a message whose effect fails
+// or is rejected gets its error and does not undo the others; apply may run
+// more than once for a message, its effect committing at most once. A nil
+// message, or a key field without a valid value, is guard.ErrInvalidMessage for
+// that message alone.
+func (h *ContextHandler) HandleMessages(ctx context.Context, msgs []*Context) []guard.Result {
+	res := make([]guard.Result, len(msgs))
+	if h.err != nil {
+		for i := range res {
+			res[i].Err = h.err
+		}
+		return res
+	}
+	batch := make([]guard.TxMessage[*sql.Tx], 0, len(msgs))
+	idx := make([]int, 0, len(msgs))
+	for i, m := range msgs {
+		bm, err := h.batchMessage(m)
+		if err != nil {
+			res[i].Err = err
+			continue
+		}
+		batch = append(batch, bm)
+		idx = append(idx, i)
+	}
+	for j, r := range h.store.DoBatch(ctx, batch) {
+		res[idx[j]] = r
+	}
+	return res
+}
+
+// batchMessage is m as one message of the store's batch call, checked as
+// HandleMessage checks it.
+func (h *ContextHandler) batchMessage(m *Context) (guard.TxMessage[*sql.Tx], error) {
+	if m == nil {
+		return guard.TxMessage[*sql.Tx]{}, fmt.Errorf("%w: context: nil message", guard.ErrInvalidMessage)
+	}
+	key, err := m.IdempotencyKey()
+	if err != nil {
+		return guard.TxMessage[*sql.Tx]{}, err
+	}
+	return guard.TxMessage[*sql.Tx]{
+		Apply: func(ctx context.Context, tx *sql.Tx) error {
+			return h.apply(ctx, tx, m)
+		},
+		Consumer:    ContextConsumer,
+		Fingerprint: m.Fingerprint(),
+		Key:         key,
+	}, nil
 }

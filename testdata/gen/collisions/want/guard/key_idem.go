@@ -120,6 +120,15 @@ func (h *KeyHandler) Handle(ctx context.Context, body []byte) (guard.Outcome, er
 	if h.err != nil {
 		return 0, h.err
 	}
+	m, err := decodeKey(body)
+	if err != nil {
+		return 0, err
+	}
+	return h.HandleMessage(ctx, m)
+}
+
+// decodeKey decodes body as Handle does.
+func decodeKey(body []byte) (*Key, error) {
 	type keyBody struct {
 		Tag    *string `json:"tag"`
 		Errors string  `json:"errors"`
@@ -127,19 +136,19 @@ func (h *KeyHandler) Handle(ctx context.Context, body []byte) (guard.Outcome, er
 	}
 	var w keyBody
 	if err := json.Unmarshal(body, &w); err != nil {
-		return 0, fmt.Errorf("%w: key: %w", guard.ErrInvalidMessage, err)
+		return nil, fmt.Errorf("%w: key: %w", guard.ErrInvalidMessage, err)
 	}
 	if w.Tag == nil {
-		return 0, fmt.Errorf("%w: key: key field tag is missing", guard.ErrInvalidMessage)
+		return nil, fmt.Errorf("%w: key: key field tag is missing", guard.ErrInvalidMessage)
 	}
 	if w.Fmt == nil {
-		return 0, fmt.Errorf("%w: key: key field fmt is missing", guard.ErrInvalidMessage)
+		return nil, fmt.Errorf("%w: key: key field fmt is missing", guard.ErrInvalidMessage)
 	}
-	return h.HandleMessage(ctx, &Key{
+	return &Key{
 		Errors: w.Errors,
 		Fmt:    *w.Fmt,
 		Tag:    *w.Tag,
-	})
+	}, nil
 }
 
 // HandleMessage runs the effect of m unless its key was handled before. It
@@ -171,4 +180,98 @@ func (h *KeyHandler) HandleMessage(ctx context.Context, m *Key) (guard.Outcome, 
 	return h.store.Do(ctx, KeyConsumer, key, m.Fingerprint(), func(ctx context.Context, pipe redis.Pipeliner) error {
 		return h.apply(ctx, pipe, m)
 	}, redisguard.HashTag(tag))
+}
+
+// HandleBatch decodes each of bodies, JSON messages of the key consumer, as
+// Handle does, and handles the batch with HandleMessages: it returns one
+// guard.Result per body, in order, each what Handle would have answered for it
+// alone. A body that does not decode gets its guard.ErrInvalidMessage and the
+// others go on. HandleBatch makes the handler a guard.BatchHandler, which the
+// broker adapters call when batching is on.
+func (h *KeyHandler) HandleBatch(ctx context.Context, bodies [][]byte) []guard.Result {
+	res := make([]guard.Result, len(bodies))
+	if h.err != nil {
+		for i := range res {
+			res[i].Err = h.err
+		}
+		return res
+	}
+	msgs := make([]*Key, 0, len(bodies))
+	idx := make([]int, 0, len(bodies))
+	for i, body := range bodies {
+		m, err := decodeKey(body)
+		if err != nil {
+			res[i].Err = err
+			continue
+		}
+		msgs = append(msgs, m)
+		idx = append(idx, i)
+	}
+	for j, r := range h.HandleMessages(ctx, msgs) {
+		res[idx[j]] = r
+	}
+	return res
+}
+
+// HandleMessages runs the effects of msgs in one batch (store.DoBatch): the
+// records read in one round trip, the effects queued and sent with their
+// records in one MULTI/EXEC per hash slot. It returns one guard.Result per
+// message, in order, each what HandleMessage would have answered for it alone:
+// a key seen twice in msgs is applied once, the later copy answered
+// guard.Duplicate (or guard.ErrKeyConflict for another fingerprint); a message
+// whose effect fails or is rejected gets its error and does not undo the
+// others; apply may run more than once for a message, its effect committing at
+// most once. A nil message, or a key field without a valid value, is
+// guard.ErrInvalidMessage for that message alone.
+func (h *KeyHandler) HandleMessages(ctx context.Context, msgs []*Key) []guard.Result {
+	res := make([]guard.Result, len(msgs))
+	if h.err != nil {
+		for i := range res {
+			res[i].Err = h.err
+		}
+		return res
+	}
+	batch := make([]redisguard.Message, 0, len(msgs))
+	idx := make([]int, 0, len(msgs))
+	for i, m := range msgs {
+		bm, err := h.batchMessage(m)
+		if err != nil {
+			res[i].Err = err
+			continue
+		}
+		batch = append(batch, bm)
+		idx = append(idx, i)
+	}
+	for j, r := range h.store.DoBatch(ctx, batch) {
+		res[idx[j]] = r
+	}
+	return res
+}
+
+// batchMessage is m as one message of the store's batch call, checked as
+// HandleMessage checks it.
+func (h *KeyHandler) batchMessage(m *Key) (redisguard.Message, error) {
+	if m == nil {
+		return redisguard.Message{}, fmt.Errorf("%w: key: nil message", guard.ErrInvalidMessage)
+	}
+	key, err := m.IdempotencyKey()
+	if err != nil {
+		return redisguard.Message{}, err
+	}
+	tag := m.Tag
+	if tag == "" {
+		return redisguard.Message{}, fmt.Errorf("%w: key: hash_tag field tag is empty", guard.ErrInvalidMessage)
+	}
+	if strings.ContainsAny(tag, "{}") {
+		return redisguard.Message{}, fmt.Errorf("%w: key: hash_tag field tag contains a brace", guard.ErrInvalidMessage)
+	}
+	return redisguard.Message{
+		Apply: func(ctx context.Context, pipe redis.Pipeliner) error {
+			return h.apply(ctx, pipe, m)
+		},
+		Consumer:    KeyConsumer,
+		Fingerprint: m.Fingerprint(),
+		HashTag:     tag,
+		Key:         key,
+	}, nil
 }

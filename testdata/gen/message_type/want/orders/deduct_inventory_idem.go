@@ -119,9 +119,18 @@ func (h *DeductInventoryHandler) Handle(ctx context.Context, body []byte) (guard
 	if h.err != nil {
 		return 0, h.err
 	}
+	m, err := decodeDeductInventory(body)
+	if err != nil {
+		return 0, err
+	}
+	return h.HandleMessage(ctx, m)
+}
+
+// decodeDeductInventory decodes body as Handle does.
+func decodeDeductInventory(body []byte) (*events.OrderCreated, error) {
 	var m events.OrderCreated
 	if err := json.Unmarshal(body, &m); err != nil {
-		return 0, fmt.Errorf("%w: deduct_inventory: %w", guard.ErrInvalidMessage, err)
+		return nil, fmt.Errorf("%w: deduct_inventory: %w", guard.ErrInvalidMessage, err)
 	}
 	var present struct {
 		OrderID   *json.RawMessage `json:"order_id"`
@@ -129,18 +138,18 @@ func (h *DeductInventoryHandler) Handle(ctx context.Context, body []byte) (guard
 		MessageID *json.RawMessage `json:"message_id"`
 	}
 	if err := json.Unmarshal(body, &present); err != nil {
-		return 0, fmt.Errorf("%w: deduct_inventory: %w", guard.ErrInvalidMessage, err)
+		return nil, fmt.Errorf("%w: deduct_inventory: %w", guard.ErrInvalidMessage, err)
 	}
 	if present.OrderID == nil {
-		return 0, fmt.Errorf("%w: deduct_inventory: key field order_id is missing", guard.ErrInvalidMessage)
+		return nil, fmt.Errorf("%w: deduct_inventory: key field order_id is missing", guard.ErrInvalidMessage)
 	}
 	if present.Sku == nil {
-		return 0, fmt.Errorf("%w: deduct_inventory: key field sku is missing", guard.ErrInvalidMessage)
+		return nil, fmt.Errorf("%w: deduct_inventory: key field sku is missing", guard.ErrInvalidMessage)
 	}
 	if present.MessageID == nil {
-		return 0, fmt.Errorf("%w: deduct_inventory: key field message_id is missing", guard.ErrInvalidMessage)
+		return nil, fmt.Errorf("%w: deduct_inventory: key field message_id is missing", guard.ErrInvalidMessage)
 	}
-	return h.HandleMessage(ctx, &m)
+	return &m, nil
 }
 
 // HandleMessage runs the effect of m unless its key was handled before. It
@@ -163,4 +172,90 @@ func (h *DeductInventoryHandler) HandleMessage(ctx context.Context, m *events.Or
 	return h.store.Do(ctx, DeductInventoryConsumer, key, deductInventoryFingerprint(m), func(ctx context.Context, tx *sql.Tx) error {
 		return h.apply(ctx, tx, m)
 	})
+}
+
+// HandleBatch decodes each of bodies, JSON messages of the deduct_inventory
+// consumer, as Handle does, and handles the batch with HandleMessages: it
+// returns one guard.Result per body, in order, each what Handle would have
+// answered for it alone. A body that does not decode gets its
+// guard.ErrInvalidMessage and the others go on. HandleBatch makes the handler a
+// guard.BatchHandler, which the broker adapters call when batching is on.
+func (h *DeductInventoryHandler) HandleBatch(ctx context.Context, bodies [][]byte) []guard.Result {
+	res := make([]guard.Result, len(bodies))
+	if h.err != nil {
+		for i := range res {
+			res[i].Err = h.err
+		}
+		return res
+	}
+	msgs := make([]*events.OrderCreated, 0, len(bodies))
+	idx := make([]int, 0, len(bodies))
+	for i, body := range bodies {
+		m, err := decodeDeductInventory(body)
+		if err != nil {
+			res[i].Err = err
+			continue
+		}
+		msgs = append(msgs, m)
+		idx = append(idx, i)
+	}
+	for j, r := range h.HandleMessages(ctx, msgs) {
+		res[idx[j]] = r
+	}
+	return res
+}
+
+// HandleMessages runs the effects of msgs in one batch (store.DoBatch): every
+// key claimed with one statement and the effects run in one transaction,
+// committed once. It returns one guard.Result per message, in order, each what
+// HandleMessage would have answered for it alone: a key seen twice in msgs is
+// applied once, the later copy answered guard.Duplicate (or
+// guard.ErrKeyConflict for another fingerprint); a message whose effect fails
+// or is rejected gets its error and does not undo the others; apply may run
+// more than once for a message, its effect committing at most once. A nil
+// message, or a key field without a valid value, is guard.ErrInvalidMessage for
+// that message alone.
+func (h *DeductInventoryHandler) HandleMessages(ctx context.Context, msgs []*events.OrderCreated) []guard.Result {
+	res := make([]guard.Result, len(msgs))
+	if h.err != nil {
+		for i := range res {
+			res[i].Err = h.err
+		}
+		return res
+	}
+	batch := make([]guard.TxMessage[*sql.Tx], 0, len(msgs))
+	idx := make([]int, 0, len(msgs))
+	for i, m := range msgs {
+		bm, err := h.batchMessage(m)
+		if err != nil {
+			res[i].Err = err
+			continue
+		}
+		batch = append(batch, bm)
+		idx = append(idx, i)
+	}
+	for j, r := range h.store.DoBatch(ctx, batch) {
+		res[idx[j]] = r
+	}
+	return res
+}
+
+// batchMessage is m as one message of the store's batch call, checked as
+// HandleMessage checks it.
+func (h *DeductInventoryHandler) batchMessage(m *events.OrderCreated) (guard.TxMessage[*sql.Tx], error) {
+	if m == nil {
+		return guard.TxMessage[*sql.Tx]{}, fmt.Errorf("%w: deduct_inventory: nil message", guard.ErrInvalidMessage)
+	}
+	key, err := deductInventoryKey(m)
+	if err != nil {
+		return guard.TxMessage[*sql.Tx]{}, err
+	}
+	return guard.TxMessage[*sql.Tx]{
+		Apply: func(ctx context.Context, tx *sql.Tx) error {
+			return h.apply(ctx, tx, m)
+		},
+		Consumer:    DeductInventoryConsumer,
+		Fingerprint: deductInventoryFingerprint(m),
+		Key:         key,
+	}, nil
 }

@@ -111,20 +111,29 @@ func (h *NotifyHandler) Handle(ctx context.Context, body []byte) (guard.Outcome,
 	if h.err != nil {
 		return 0, h.err
 	}
+	m, err := decodeNotify(body)
+	if err != nil {
+		return 0, err
+	}
+	return h.HandleMessage(ctx, m)
+}
+
+// decodeNotify decodes body as Handle does.
+func decodeNotify(body []byte) (*guardpkg.Event, error) {
 	var m guardpkg.Event
 	if err := json.Unmarshal(body, &m); err != nil {
-		return 0, fmt.Errorf("%w: notify: %w", guard.ErrInvalidMessage, err)
+		return nil, fmt.Errorf("%w: notify: %w", guard.ErrInvalidMessage, err)
 	}
 	var present struct {
 		ID *json.RawMessage `json:"id"`
 	}
 	if err := json.Unmarshal(body, &present); err != nil {
-		return 0, fmt.Errorf("%w: notify: %w", guard.ErrInvalidMessage, err)
+		return nil, fmt.Errorf("%w: notify: %w", guard.ErrInvalidMessage, err)
 	}
 	if present.ID == nil {
-		return 0, fmt.Errorf("%w: notify: key field id is missing", guard.ErrInvalidMessage)
+		return nil, fmt.Errorf("%w: notify: key field id is missing", guard.ErrInvalidMessage)
 	}
-	return h.HandleMessage(ctx, &m)
+	return &m, nil
 }
 
 // HandleMessage runs the effect of m unless its key was handled before. It
@@ -146,4 +155,89 @@ func (h *NotifyHandler) HandleMessage(ctx context.Context, m *guardpkg.Event) (g
 	return h.store.Run(ctx, NotifyConsumer, key, notifyFingerprint(m), func(ctx context.Context, lease *guard.Lease) error {
 		return h.apply(ctx, lease, m)
 	})
+}
+
+// HandleBatch decodes each of bodies, JSON messages of the notify consumer, as
+// Handle does, and handles the batch with HandleMessages: it returns one
+// guard.Result per body, in order, each what Handle would have answered for it
+// alone. A body that does not decode gets its guard.ErrInvalidMessage and the
+// others go on. HandleBatch makes the handler a guard.BatchHandler, which the
+// broker adapters call when batching is on.
+func (h *NotifyHandler) HandleBatch(ctx context.Context, bodies [][]byte) []guard.Result {
+	res := make([]guard.Result, len(bodies))
+	if h.err != nil {
+		for i := range res {
+			res[i].Err = h.err
+		}
+		return res
+	}
+	msgs := make([]*guardpkg.Event, 0, len(bodies))
+	idx := make([]int, 0, len(bodies))
+	for i, body := range bodies {
+		m, err := decodeNotify(body)
+		if err != nil {
+			res[i].Err = err
+			continue
+		}
+		msgs = append(msgs, m)
+		idx = append(idx, i)
+	}
+	for j, r := range h.HandleMessages(ctx, msgs) {
+		res[idx[j]] = r
+	}
+	return res
+}
+
+// HandleMessages runs the effects of msgs with one claim of every key
+// (store.RunBatch), then each effect under its own lease. It returns one
+// guard.Result per message, in order, each what HandleMessage would have
+// answered for it alone: a key seen twice in msgs is applied once, the later
+// copy answered guard.Duplicate (or guard.ErrKeyConflict for another
+// fingerprint); a message whose effect fails or is rejected gets its error and
+// does not undo the others; apply may run more than once for a message, its
+// effect committing at most once. A nil message, or a key field without a valid
+// value, is guard.ErrInvalidMessage for that message alone.
+func (h *NotifyHandler) HandleMessages(ctx context.Context, msgs []*guardpkg.Event) []guard.Result {
+	res := make([]guard.Result, len(msgs))
+	if h.err != nil {
+		for i := range res {
+			res[i].Err = h.err
+		}
+		return res
+	}
+	batch := make([]guard.LeaseMessage, 0, len(msgs))
+	idx := make([]int, 0, len(msgs))
+	for i, m := range msgs {
+		bm, err := h.batchMessage(m)
+		if err != nil {
+			res[i].Err = err
+			continue
+		}
+		batch = append(batch, bm)
+		idx = append(idx, i)
+	}
+	for j, r := range h.store.RunBatch(ctx, batch) {
+		res[idx[j]] = r
+	}
+	return res
+}
+
+// batchMessage is m as one message of the store's batch call, checked as
+// HandleMessage checks it.
+func (h *NotifyHandler) batchMessage(m *guardpkg.Event) (guard.LeaseMessage, error) {
+	if m == nil {
+		return guard.LeaseMessage{}, fmt.Errorf("%w: notify: nil message", guard.ErrInvalidMessage)
+	}
+	key, err := notifyKey(m)
+	if err != nil {
+		return guard.LeaseMessage{}, err
+	}
+	return guard.LeaseMessage{
+		Apply: func(ctx context.Context, lease *guard.Lease) error {
+			return h.apply(ctx, lease, m)
+		},
+		Consumer:    NotifyConsumer,
+		Fingerprint: notifyFingerprint(m),
+		Key:         key,
+	}, nil
 }

@@ -116,23 +116,32 @@ func (h *CountVisitHandler) Handle(ctx context.Context, body []byte) (guard.Outc
 	if h.err != nil {
 		return 0, h.err
 	}
+	m, err := decodeCountVisit(body)
+	if err != nil {
+		return 0, err
+	}
+	return h.HandleMessage(ctx, m)
+}
+
+// decodeCountVisit decodes body as Handle does.
+func decodeCountVisit(body []byte) (*CountVisit, error) {
 	type countVisitBody struct {
 		VisitID *string `json:"visit_id"`
 		Page    string  `json:"page"`
 	}
 	var w countVisitBody
 	if err := json.Unmarshal(body, &w); err != nil {
-		return 0, fmt.Errorf("%w: count_visit: %w", guard.ErrInvalidMessage, err)
+		return nil, fmt.Errorf("%w: count_visit: %w", guard.ErrInvalidMessage, err)
 	}
 	if w.VisitID == nil {
-		return 0, fmt.Errorf("%w: count_visit: key field visit_id is missing", guard.ErrInvalidMessage)
+		return nil, fmt.Errorf("%w: count_visit: key field visit_id is missing", guard.ErrInvalidMessage)
 	}
 	m := &CountVisit{
 		Page:    w.Page,
 		VisitID: *w.VisitID,
 	}
 	m.VisitID = strings.ToLower(m.VisitID)
-	return h.HandleMessage(ctx, m)
+	return m, nil
 }
 
 // HandleMessage runs the effect of m unless its key was handled before. It
@@ -155,4 +164,90 @@ func (h *CountVisitHandler) HandleMessage(ctx context.Context, m *CountVisit) (g
 	return h.store.Do(ctx, CountVisitConsumer, key, m.Fingerprint(), func(ctx context.Context, pipe redis.Pipeliner) error {
 		return h.apply(ctx, pipe, m)
 	})
+}
+
+// HandleBatch decodes each of bodies, JSON messages of the count_visit
+// consumer, as Handle does, and handles the batch with HandleMessages: it
+// returns one guard.Result per body, in order, each what Handle would have
+// answered for it alone. A body that does not decode gets its
+// guard.ErrInvalidMessage and the others go on. HandleBatch makes the handler a
+// guard.BatchHandler, which the broker adapters call when batching is on.
+func (h *CountVisitHandler) HandleBatch(ctx context.Context, bodies [][]byte) []guard.Result {
+	res := make([]guard.Result, len(bodies))
+	if h.err != nil {
+		for i := range res {
+			res[i].Err = h.err
+		}
+		return res
+	}
+	msgs := make([]*CountVisit, 0, len(bodies))
+	idx := make([]int, 0, len(bodies))
+	for i, body := range bodies {
+		m, err := decodeCountVisit(body)
+		if err != nil {
+			res[i].Err = err
+			continue
+		}
+		msgs = append(msgs, m)
+		idx = append(idx, i)
+	}
+	for j, r := range h.HandleMessages(ctx, msgs) {
+		res[idx[j]] = r
+	}
+	return res
+}
+
+// HandleMessages runs the effects of msgs in one batch (store.DoBatch): the
+// records read in one round trip, the effects queued and sent with their
+// records in one MULTI/EXEC per hash slot. It returns one guard.Result per
+// message, in order, each what HandleMessage would have answered for it alone:
+// a key seen twice in msgs is applied once, the later copy answered
+// guard.Duplicate (or guard.ErrKeyConflict for another fingerprint); a message
+// whose effect fails or is rejected gets its error and does not undo the
+// others; apply may run more than once for a message, its effect committing at
+// most once. A nil message, or a key field without a valid value, is
+// guard.ErrInvalidMessage for that message alone.
+func (h *CountVisitHandler) HandleMessages(ctx context.Context, msgs []*CountVisit) []guard.Result {
+	res := make([]guard.Result, len(msgs))
+	if h.err != nil {
+		for i := range res {
+			res[i].Err = h.err
+		}
+		return res
+	}
+	batch := make([]redisguard.Message, 0, len(msgs))
+	idx := make([]int, 0, len(msgs))
+	for i, m := range msgs {
+		bm, err := h.batchMessage(m)
+		if err != nil {
+			res[i].Err = err
+			continue
+		}
+		batch = append(batch, bm)
+		idx = append(idx, i)
+	}
+	for j, r := range h.store.DoBatch(ctx, batch) {
+		res[idx[j]] = r
+	}
+	return res
+}
+
+// batchMessage is m as one message of the store's batch call, checked as
+// HandleMessage checks it.
+func (h *CountVisitHandler) batchMessage(m *CountVisit) (redisguard.Message, error) {
+	if m == nil {
+		return redisguard.Message{}, fmt.Errorf("%w: count_visit: nil message", guard.ErrInvalidMessage)
+	}
+	key, err := m.IdempotencyKey()
+	if err != nil {
+		return redisguard.Message{}, err
+	}
+	return redisguard.Message{
+		Apply: func(ctx context.Context, pipe redis.Pipeliner) error {
+			return h.apply(ctx, pipe, m)
+		},
+		Consumer:    CountVisitConsumer,
+		Fingerprint: m.Fingerprint(),
+		Key:         key,
+	}, nil
 }

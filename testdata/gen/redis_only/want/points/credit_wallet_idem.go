@@ -119,23 +119,32 @@ func (h *CreditWalletHandler) Handle(ctx context.Context, body []byte) (guard.Ou
 	if h.err != nil {
 		return 0, h.err
 	}
+	m, err := decodeCreditWallet(body)
+	if err != nil {
+		return 0, err
+	}
+	return h.HandleMessage(ctx, m)
+}
+
+// decodeCreditWallet decodes body as Handle does.
+func decodeCreditWallet(body []byte) (*CreditWallet, error) {
 	type creditWalletBody struct {
 		Wallet *string `json:"wallet"`
 		Amount int     `json:"amount"`
 	}
 	var w creditWalletBody
 	if err := json.Unmarshal(body, &w); err != nil {
-		return 0, fmt.Errorf("%w: credit_wallet: %w", guard.ErrInvalidMessage, err)
+		return nil, fmt.Errorf("%w: credit_wallet: %w", guard.ErrInvalidMessage, err)
 	}
 	if w.Wallet == nil {
-		return 0, fmt.Errorf("%w: credit_wallet: key field wallet is missing", guard.ErrInvalidMessage)
+		return nil, fmt.Errorf("%w: credit_wallet: key field wallet is missing", guard.ErrInvalidMessage)
 	}
 	m := &CreditWallet{
 		Amount: w.Amount,
 		Wallet: *w.Wallet,
 	}
 	m.Wallet = strings.ToLower(m.Wallet)
-	return h.HandleMessage(ctx, m)
+	return m, nil
 }
 
 // HandleMessage runs the effect of m unless its key was handled before. It
@@ -164,4 +173,95 @@ func (h *CreditWalletHandler) HandleMessage(ctx context.Context, m *CreditWallet
 	return h.store.Do(ctx, CreditWalletConsumer, key, m.Fingerprint(), func(ctx context.Context, pipe redis.Pipeliner) error {
 		return h.apply(ctx, pipe, m)
 	}, redisguard.HashTag(tag))
+}
+
+// HandleBatch decodes each of bodies, JSON messages of the credit_wallet
+// consumer, as Handle does, and handles the batch with HandleMessages: it
+// returns one guard.Result per body, in order, each what Handle would have
+// answered for it alone. A body that does not decode gets its
+// guard.ErrInvalidMessage and the others go on. HandleBatch makes the handler a
+// guard.BatchHandler, which the broker adapters call when batching is on.
+func (h *CreditWalletHandler) HandleBatch(ctx context.Context, bodies [][]byte) []guard.Result {
+	res := make([]guard.Result, len(bodies))
+	if h.err != nil {
+		for i := range res {
+			res[i].Err = h.err
+		}
+		return res
+	}
+	msgs := make([]*CreditWallet, 0, len(bodies))
+	idx := make([]int, 0, len(bodies))
+	for i, body := range bodies {
+		m, err := decodeCreditWallet(body)
+		if err != nil {
+			res[i].Err = err
+			continue
+		}
+		msgs = append(msgs, m)
+		idx = append(idx, i)
+	}
+	for j, r := range h.HandleMessages(ctx, msgs) {
+		res[idx[j]] = r
+	}
+	return res
+}
+
+// HandleMessages runs the effects of msgs in one batch (store.DoBatch): the
+// records read in one round trip, the effects queued and sent with their
+// records in one MULTI/EXEC per hash slot. It returns one guard.Result per
+// message, in order, each what HandleMessage would have answered for it alone:
+// a key seen twice in msgs is applied once, the later copy answered
+// guard.Duplicate (or guard.ErrKeyConflict for another fingerprint); a message
+// whose effect fails or is rejected gets its error and does not undo the
+// others; apply may run more than once for a message, its effect committing at
+// most once. A nil message, or a key field without a valid value, is
+// guard.ErrInvalidMessage for that message alone.
+func (h *CreditWalletHandler) HandleMessages(ctx context.Context, msgs []*CreditWallet) []guard.Result {
+	res := make([]guard.Result, len(msgs))
+	if h.err != nil {
+		for i := range res {
+			res[i].Err = h.err
+		}
+		return res
+	}
+	batch := make([]redisguard.Message, 0, len(msgs))
+	idx := make([]int, 0, len(msgs))
+	for i, m := range msgs {
+		bm, err := h.batchMessage(m)
+		if err != nil {
+			res[i].Err = err
+			continue
+		}
+		batch = append(batch, bm)
+		idx = append(idx, i)
+	}
+	for j, r := range h.store.DoBatch(ctx, batch) {
+		res[idx[j]] = r
+	}
+	return res
+}
+
+// batchMessage is m as one message of the store's batch call, checked as
+// HandleMessage checks it.
+func (h *CreditWalletHandler) batchMessage(m *CreditWallet) (redisguard.Message, error) {
+	if m == nil {
+		return redisguard.Message{}, fmt.Errorf("%w: credit_wallet: nil message", guard.ErrInvalidMessage)
+	}
+	key, err := m.IdempotencyKey()
+	if err != nil {
+		return redisguard.Message{}, err
+	}
+	tag, err := guard.CanonicalUUID(m.Wallet)
+	if err != nil {
+		return redisguard.Message{}, fmt.Errorf("%w: credit_wallet: hash_tag field wallet: %w", guard.ErrInvalidMessage, err)
+	}
+	return redisguard.Message{
+		Apply: func(ctx context.Context, pipe redis.Pipeliner) error {
+			return h.apply(ctx, pipe, m)
+		},
+		Consumer:    CreditWalletConsumer,
+		Fingerprint: m.Fingerprint(),
+		HashTag:     tag,
+		Key:         key,
+	}, nil
 }

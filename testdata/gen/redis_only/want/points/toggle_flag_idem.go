@@ -117,6 +117,15 @@ func (h *ToggleFlagHandler) Handle(ctx context.Context, body []byte) (guard.Outc
 	if h.err != nil {
 		return 0, h.err
 	}
+	m, err := decodeToggleFlag(body)
+	if err != nil {
+		return 0, err
+	}
+	return h.HandleMessage(ctx, m)
+}
+
+// decodeToggleFlag decodes body as Handle does.
+func decodeToggleFlag(body []byte) (*ToggleFlag, error) {
 	type toggleFlagBody struct {
 		Account *int32  `json:"account"`
 		Flag    *string `json:"flag"`
@@ -124,22 +133,22 @@ func (h *ToggleFlagHandler) Handle(ctx context.Context, body []byte) (guard.Outc
 	}
 	var w toggleFlagBody
 	if err := json.Unmarshal(body, &w); err != nil {
-		return 0, fmt.Errorf("%w: toggle_flag: %w", guard.ErrInvalidMessage, err)
+		return nil, fmt.Errorf("%w: toggle_flag: %w", guard.ErrInvalidMessage, err)
 	}
 	if w.Account == nil {
-		return 0, fmt.Errorf("%w: toggle_flag: key field account is missing", guard.ErrInvalidMessage)
+		return nil, fmt.Errorf("%w: toggle_flag: key field account is missing", guard.ErrInvalidMessage)
 	}
 	if w.Flag == nil {
-		return 0, fmt.Errorf("%w: toggle_flag: key field flag is missing", guard.ErrInvalidMessage)
+		return nil, fmt.Errorf("%w: toggle_flag: key field flag is missing", guard.ErrInvalidMessage)
 	}
 	if w.On == nil {
-		return 0, fmt.Errorf("%w: toggle_flag: hash_tag field on is missing", guard.ErrInvalidMessage)
+		return nil, fmt.Errorf("%w: toggle_flag: hash_tag field on is missing", guard.ErrInvalidMessage)
 	}
-	return h.HandleMessage(ctx, &ToggleFlag{
+	return &ToggleFlag{
 		Account: *w.Account,
 		Flag:    *w.Flag,
 		On:      *w.On,
-	})
+	}, nil
 }
 
 // HandleMessage runs the effect of m unless its key was handled before. It
@@ -165,4 +174,92 @@ func (h *ToggleFlagHandler) HandleMessage(ctx context.Context, m *ToggleFlag) (g
 	return h.store.Do(ctx, ToggleFlagConsumer, key, m.Fingerprint(), func(ctx context.Context, pipe redis.Pipeliner) error {
 		return h.apply(ctx, pipe, m)
 	}, redisguard.HashTag(strconv.FormatBool(m.On)), redisguard.PinHashTag())
+}
+
+// HandleBatch decodes each of bodies, JSON messages of the toggle_flag
+// consumer, as Handle does, and handles the batch with HandleMessages: it
+// returns one guard.Result per body, in order, each what Handle would have
+// answered for it alone. A body that does not decode gets its
+// guard.ErrInvalidMessage and the others go on. HandleBatch makes the handler a
+// guard.BatchHandler, which the broker adapters call when batching is on.
+func (h *ToggleFlagHandler) HandleBatch(ctx context.Context, bodies [][]byte) []guard.Result {
+	res := make([]guard.Result, len(bodies))
+	if h.err != nil {
+		for i := range res {
+			res[i].Err = h.err
+		}
+		return res
+	}
+	msgs := make([]*ToggleFlag, 0, len(bodies))
+	idx := make([]int, 0, len(bodies))
+	for i, body := range bodies {
+		m, err := decodeToggleFlag(body)
+		if err != nil {
+			res[i].Err = err
+			continue
+		}
+		msgs = append(msgs, m)
+		idx = append(idx, i)
+	}
+	for j, r := range h.HandleMessages(ctx, msgs) {
+		res[idx[j]] = r
+	}
+	return res
+}
+
+// HandleMessages runs the effects of msgs in one batch (store.DoBatch): the
+// records read in one round trip, the effects queued and sent with their
+// records in one MULTI/EXEC per hash slot. It returns one guard.Result per
+// message, in order, each what HandleMessage would have answered for it alone:
+// a key seen twice in msgs is applied once, the later copy answered
+// guard.Duplicate (or guard.ErrKeyConflict for another fingerprint); a message
+// whose effect fails or is rejected gets its error and does not undo the
+// others; apply may run more than once for a message, its effect committing at
+// most once. A nil message, or a key field without a valid value, is
+// guard.ErrInvalidMessage for that message alone.
+func (h *ToggleFlagHandler) HandleMessages(ctx context.Context, msgs []*ToggleFlag) []guard.Result {
+	res := make([]guard.Result, len(msgs))
+	if h.err != nil {
+		for i := range res {
+			res[i].Err = h.err
+		}
+		return res
+	}
+	batch := make([]redisguard.Message, 0, len(msgs))
+	idx := make([]int, 0, len(msgs))
+	for i, m := range msgs {
+		bm, err := h.batchMessage(m)
+		if err != nil {
+			res[i].Err = err
+			continue
+		}
+		batch = append(batch, bm)
+		idx = append(idx, i)
+	}
+	for j, r := range h.store.DoBatch(ctx, batch) {
+		res[idx[j]] = r
+	}
+	return res
+}
+
+// batchMessage is m as one message of the store's batch call, checked as
+// HandleMessage checks it.
+func (h *ToggleFlagHandler) batchMessage(m *ToggleFlag) (redisguard.Message, error) {
+	if m == nil {
+		return redisguard.Message{}, fmt.Errorf("%w: toggle_flag: nil message", guard.ErrInvalidMessage)
+	}
+	key, err := m.IdempotencyKey()
+	if err != nil {
+		return redisguard.Message{}, err
+	}
+	return redisguard.Message{
+		Apply: func(ctx context.Context, pipe redis.Pipeliner) error {
+			return h.apply(ctx, pipe, m)
+		},
+		Consumer:    ToggleFlagConsumer,
+		Fingerprint: m.Fingerprint(),
+		HashTag:     strconv.FormatBool(m.On),
+		Key:         key,
+		PinHashTag:  true,
+	}, nil
 }

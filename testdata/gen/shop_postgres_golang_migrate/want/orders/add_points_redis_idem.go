@@ -123,6 +123,15 @@ func (h *AddPointsRedisHandler) Handle(ctx context.Context, body []byte) (guard.
 	if h.err != nil {
 		return 0, h.err
 	}
+	m, err := decodeAddPointsRedis(body)
+	if err != nil {
+		return 0, err
+	}
+	return h.HandleMessage(ctx, m)
+}
+
+// decodeAddPointsRedis decodes body as Handle does.
+func decodeAddPointsRedis(body []byte) (*AddPointsRedis, error) {
 	type addPointsRedisBody struct {
 		OrderID *string `json:"order_id"`
 		UserID  *string `json:"user_id"`
@@ -130,19 +139,19 @@ func (h *AddPointsRedisHandler) Handle(ctx context.Context, body []byte) (guard.
 	}
 	var w addPointsRedisBody
 	if err := json.Unmarshal(body, &w); err != nil {
-		return 0, fmt.Errorf("%w: add_points_redis: %w", guard.ErrInvalidMessage, err)
+		return nil, fmt.Errorf("%w: add_points_redis: %w", guard.ErrInvalidMessage, err)
 	}
 	if w.OrderID == nil {
-		return 0, fmt.Errorf("%w: add_points_redis: key field order_id is missing", guard.ErrInvalidMessage)
+		return nil, fmt.Errorf("%w: add_points_redis: key field order_id is missing", guard.ErrInvalidMessage)
 	}
 	if w.UserID == nil {
-		return 0, fmt.Errorf("%w: add_points_redis: hash_tag field user_id is missing", guard.ErrInvalidMessage)
+		return nil, fmt.Errorf("%w: add_points_redis: hash_tag field user_id is missing", guard.ErrInvalidMessage)
 	}
-	return h.HandleMessage(ctx, &AddPointsRedis{
+	return &AddPointsRedis{
 		OrderID: *w.OrderID,
 		Points:  w.Points,
 		UserID:  *w.UserID,
-	})
+	}, nil
 }
 
 // HandleMessage runs the effect of m unless its key was handled before. It
@@ -176,4 +185,99 @@ func (h *AddPointsRedisHandler) HandleMessage(ctx context.Context, m *AddPointsR
 	return h.store.Do(ctx, AddPointsRedisConsumer, key, m.Fingerprint(), func(ctx context.Context, pipe redis.Pipeliner) error {
 		return h.apply(ctx, pipe, m)
 	}, redisguard.HashTag(tag), redisguard.PinHashTag())
+}
+
+// HandleBatch decodes each of bodies, JSON messages of the add_points_redis
+// consumer, as Handle does, and handles the batch with HandleMessages: it
+// returns one guard.Result per body, in order, each what Handle would have
+// answered for it alone. A body that does not decode gets its
+// guard.ErrInvalidMessage and the others go on. HandleBatch makes the handler a
+// guard.BatchHandler, which the broker adapters call when batching is on.
+func (h *AddPointsRedisHandler) HandleBatch(ctx context.Context, bodies [][]byte) []guard.Result {
+	res := make([]guard.Result, len(bodies))
+	if h.err != nil {
+		for i := range res {
+			res[i].Err = h.err
+		}
+		return res
+	}
+	msgs := make([]*AddPointsRedis, 0, len(bodies))
+	idx := make([]int, 0, len(bodies))
+	for i, body := range bodies {
+		m, err := decodeAddPointsRedis(body)
+		if err != nil {
+			res[i].Err = err
+			continue
+		}
+		msgs = append(msgs, m)
+		idx = append(idx, i)
+	}
+	for j, r := range h.HandleMessages(ctx, msgs) {
+		res[idx[j]] = r
+	}
+	return res
+}
+
+// HandleMessages runs the effects of msgs in one batch (store.DoBatch): the
+// records read in one round trip, the effects queued and sent with their
+// records in one MULTI/EXEC per hash slot. It returns one guard.Result per
+// message, in order, each what HandleMessage would have answered for it alone:
+// a key seen twice in msgs is applied once, the later copy answered
+// guard.Duplicate (or guard.ErrKeyConflict for another fingerprint); a message
+// whose effect fails or is rejected gets its error and does not undo the
+// others; apply may run more than once for a message, its effect committing at
+// most once. A nil message, or a key field without a valid value, is
+// guard.ErrInvalidMessage for that message alone.
+func (h *AddPointsRedisHandler) HandleMessages(ctx context.Context, msgs []*AddPointsRedis) []guard.Result {
+	res := make([]guard.Result, len(msgs))
+	if h.err != nil {
+		for i := range res {
+			res[i].Err = h.err
+		}
+		return res
+	}
+	batch := make([]redisguard.Message, 0, len(msgs))
+	idx := make([]int, 0, len(msgs))
+	for i, m := range msgs {
+		bm, err := h.batchMessage(m)
+		if err != nil {
+			res[i].Err = err
+			continue
+		}
+		batch = append(batch, bm)
+		idx = append(idx, i)
+	}
+	for j, r := range h.store.DoBatch(ctx, batch) {
+		res[idx[j]] = r
+	}
+	return res
+}
+
+// batchMessage is m as one message of the store's batch call, checked as
+// HandleMessage checks it.
+func (h *AddPointsRedisHandler) batchMessage(m *AddPointsRedis) (redisguard.Message, error) {
+	if m == nil {
+		return redisguard.Message{}, fmt.Errorf("%w: add_points_redis: nil message", guard.ErrInvalidMessage)
+	}
+	key, err := m.IdempotencyKey()
+	if err != nil {
+		return redisguard.Message{}, err
+	}
+	tag := m.UserID
+	if tag == "" {
+		return redisguard.Message{}, fmt.Errorf("%w: add_points_redis: hash_tag field user_id is empty", guard.ErrInvalidMessage)
+	}
+	if strings.ContainsAny(tag, "{}") {
+		return redisguard.Message{}, fmt.Errorf("%w: add_points_redis: hash_tag field user_id contains a brace", guard.ErrInvalidMessage)
+	}
+	return redisguard.Message{
+		Apply: func(ctx context.Context, pipe redis.Pipeliner) error {
+			return h.apply(ctx, pipe, m)
+		},
+		Consumer:    AddPointsRedisConsumer,
+		Fingerprint: m.Fingerprint(),
+		HashTag:     tag,
+		Key:         key,
+		PinHashTag:  true,
+	}, nil
 }
