@@ -6,7 +6,9 @@
 # For each hook, `pre-commit try-repo <this checkout> HOOK --ref HEAD
 # --all-files` runs in a sample git repo made in a temp dir: first it must fail
 # (a naive //idem:handler -> IDEM001; a stale idem.yaml -> idemgen check), then,
-# after the fix, pass. try-repo installs the hook repo afresh on every call (a
+# after the fix, pass. Last, with the hooks installed in the sample
+# (pre-commit install), a `git commit` that stages only a hand-edited
+# migration must be refused by idemgen-check. try-repo installs the hook repo afresh on every call (a
 # new store in a temp dir), so the four calls take 3-4 min; the rev tested is
 # HEAD: uncommitted changes are not (a warning says so).
 # pre-commit's golang language builds the repo with the system Go (`go install
@@ -168,7 +170,7 @@ consumers:
     fingerprint: [quantity]
     effect: sql
 YAML
-try idemgen-check "$B" fail 'stale or missing'
+try idemgen-check "$B" fail 'the generated code is stale: run'
 
 t0=$(now_ms)
 (cd "$ROOT" && go build -o "$T/bin/idemgen" ./cmd/idemgen) || fail "go build ./cmd/idemgen"
@@ -176,5 +178,34 @@ t0=$(now_ms)
 say "idemgen generated $(cd "$B" && git add -A && git diff --cached --name-only -- . ':!idem.yaml' ':!go.mod' | wc -l) files ($(elapsed "$t0"))"
 try idemgen-check "$B" pass
 
-say "ok: both hooks fail on the samples and pass after the fix ($(elapsed "$T_ALL"))"
+# A commit that only hand-edits a migration is refused. Through a real `git
+# commit`, with the hooks of this checkout at $REV installed in the sample
+# (pre-commit install): only the migration is staged, so the hook must run
+# whatever the files (always_run) and refuse the edited migration.
+t0=$(now_ms)
+MIG=migrations/idem/000001_create_idem_keys.sql
+[ -f "$B/$MIG" ] || fail "the sample has no $MIG"
+cat >"$B/.pre-commit-config.yaml" <<YAML
+repos:
+  - repo: $ROOT
+    rev: $REV
+    hooks:
+      - id: idemgen-check
+YAML
+git -C "$B" add -A
+git -C "$B" commit -q --no-verify -m "orders: generated consumers"
+(cd "$B" && pre-commit install) >"$T/install.log" 2>&1 || { cat "$T/install.log" >&2; fail "pre-commit install in the sample"; }
+printf -- '-- an index added by hand\n' >>"$B/$MIG"
+git -C "$B" add "$MIG"
+[ "$(git -C "$B" diff --cached --name-only)" = "$MIG" ] || fail "more than $MIG staged"
+rc=0
+(cd "$B" && git commit -m "edit the dedup migration by hand") >"$T/commit.log" 2>&1 || rc=$?
+if [ "$rc" = 0 ]; then cat "$T/commit.log" >&2; fail "a commit that only hand-edits $MIG went through"; fi
+grep -q "$MIG: the migration exists with other content" "$T/commit.log" ||
+  { cat "$T/commit.log" >&2; fail "the refused commit does not name the edited migration"; }
+say "idemgen-check refused a commit that only hand-edits $MIG (exit $rc, $(elapsed "$t0"))"
+grep "$MIG" "$T/commit.log" | head -n 2 | sed 's/^/    /'
+PASSED=$((PASSED + 1))
+
+say "ok: both hooks fail on the samples and pass after the fix, and a hand-edited migration is refused ($(elapsed "$T_ALL"))"
 echo "precommit: $PASSED passed, 0 failed"

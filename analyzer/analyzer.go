@@ -2,12 +2,11 @@ package analyzer
 
 import (
 	_ "embed"
-	"flag"
-	"fmt"
-	"go/ast"
-	"go/token"
 	"go/types"
+	"path/filepath"
 	"strings"
+
+	"github.com/idemkit/idem/analyzer/knowledge"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -16,90 +15,48 @@ import (
 //go:embed doc.go
 var doc string
 
-// Analyzer is the idemlint analyzer. See the package documentation.
-var Analyzer = &analysis.Analyzer{
-	Name:      "idemlint",
-	Doc:       mustExtractDoc(doc, "idemlint"),
-	URL:       "https://pkg.go.dev/github.com/idemkit/idem/analyzer",
-	Flags:     flags(),
-	Run:       run,
-	FactTypes: []analysis.Fact{new(effectsFact), new(dedupFact), new(guardedFact), new(annotatedFact), new(freshFact), new(pkgFact)},
-	// SSA is built by run itself, and only for packages that pass the
-	// import pre-filter: requiring buildssa would build it (and run
-	// ctrlflow, which has facts) for every package of the program.
+// Analyzer is the idemlint analyzer, configured by its flags. See the
+// package documentation.
+var Analyzer = newAnalyzer(defaultSettings)
+
+var defaultSettings = newSettings(Config{})
+
+// FlagConfig returns the settings Analyzer's flags hold now: what a driver
+// that parsed them passes to CheckProgram.
+func FlagConfig() Config { return defaultSettings.Config() }
+
+// New returns an idemlint analyzer whose flags start at c's settings: each
+// analyzer has its own (the golangci-lint plugin makes one per linter
+// configuration).
+func New(c Config) *analysis.Analyzer { return newAnalyzer(newSettings(c)) }
+
+func newAnalyzer(st *settings) *analysis.Analyzer {
+	return &analysis.Analyzer{
+		Name:      "idemlint",
+		Doc:       mustExtractDoc(doc, "idemlint"),
+		URL:       "https://pkg.go.dev/github.com/idemkit/idem/analyzer",
+		Flags:     st.flags(),
+		Run:       func(pass *analysis.Pass) (any, error) { return run(pass, st) },
+		FactTypes: []analysis.Fact{new(effectsFact), new(dedupFact), new(guardedFact), new(annotatedFact), new(freshFact), new(pkgFact)},
+		// SSA is built by run itself, and only for packages that pass the
+		// import pre-filter: requiring buildssa would build it (and run
+		// ctrlflow, which has facts) for every package of the program.
+	}
 }
 
-// Flag values. They are set before any package is analysed and only read
-// afterwards.
-var (
-	flagEffects string
-	flagDedup   string
-	flagAcks    string
-	flagPublish bool
-	flagStrict  bool
-	flagIface   = "annotated"
-)
-
-func flags() flag.FlagSet {
-	var fs flag.FlagSet
-	fs.StringVar(&flagEffects, "effects", "", "comma-separated functions or methods that are non-idempotent effects, e.g. `(*example.com/repo.Repo).Save,example.com/sms.Send`")
-	fs.StringVar(&flagDedup, "dedup", "", "comma-separated functions or methods that are dedup checks (a bool result: true means fresh; suffix =dup when true means duplicate)")
-	fs.StringVar(&flagAcks, "acks", "", "comma-separated functions or methods that acknowledge a message")
-	fs.BoolVar(&flagPublish, "publish", false, "treat publishing to a broker as an effect")
-	fs.BoolVar(&flagStrict, "strict", false, "also report check-then-act dedup (a lookup followed by a write, IDEM005)")
-	fs.StringVar(&flagIface, "iface", flagIface, "policy for calls through interfaces outside the catalog: annotated (only //idem:effect and -effects) or verbs (also methods named like writes: Create, Insert, Add, Incr, Send, Charge …; not Save or Put, which usually overwrite)")
-	fs.Bool("vetx-report", false, "internal, set by the standalone driver of cmd/idemlint: also report findings in packages go vet analyses only for facts (VetxOnly)")
-	return fs
-}
-
-// config is the parsed flags of one run.
-type config struct {
-	effects map[string]bool
-	dedup   map[string]impl // true side
-	acks    map[string]bool
-	publish bool
-	strict  bool
-	verbs   bool
-}
-
-func parseList(s string) []string {
-	var out []string
-	for _, f := range strings.Split(s, ",") {
-		if f = strings.TrimSpace(f); f != "" {
-			out = append(out, f)
-		}
+func run(pass *analysis.Pass, st *settings) (any, error) {
+	dir := ""
+	if len(pass.Files) > 0 {
+		dir = filepath.Dir(pass.Fset.File(pass.Files[0].Pos()).Name())
 	}
-	return out
-}
-
-func newConfig() *config {
-	c := &config{effects: map[string]bool{}, dedup: map[string]impl{}, acks: map[string]bool{},
-		publish: flagPublish, strict: flagStrict, verbs: flagIface == "verbs"}
-	for _, n := range parseList(flagEffects) {
-		c.effects[n] = true
+	cfg, err := st.config(dir)
+	if err != nil {
+		return nil, err
 	}
-	for _, n := range parseList(flagDedup) {
-		t := implFresh
-		if name, ok := strings.CutSuffix(n, "=dup"); ok {
-			n, t = name, implDup
-		}
-		c.dedup[n] = t
-	}
-	for _, n := range parseList(flagAcks) {
-		c.acks[n] = true
-	}
-	return c
-}
-
-func run(pass *analysis.Pass) (any, error) {
-	if flagIface != "annotated" && flagIface != "verbs" {
-		return nil, fmt.Errorf("-iface: want annotated or verbs, not %q", flagIface)
-	}
-	cfg := newConfig()
-	cat := defaultCatalog
+	cat := cfg.cat
 	// The catalogued packages themselves (and their stubs) are described by
 	// the catalog, not analysed.
-	if cat.paths[normPath(pass.Pkg.Path())] {
+	if cat.Described(pass.Pkg.Path()) {
 		return nil, nil
 	}
 	dirs := scanDirectives(pass)
@@ -115,15 +72,15 @@ func run(pass *analysis.Pass) (any, error) {
 // catalogued package, a function carrying an idem fact, a name given in a
 // flag, or an //idem: directive. Everything else costs one walk over the
 // uses of identifiers.
-func relevant(pass *analysis.Pass, cat *catalog, cfg *config, dirs *directives) bool {
+func relevant(pass *analysis.Pass, cat *knowledge.Catalog, cfg *config, dirs *directives) bool {
 	if dirs.any {
 		return true
 	}
-	flagged := len(cfg.effects)+len(cfg.dedup)+len(cfg.acks) > 0
+	flagged := cfg.extra
 	imports := false
 	for _, imp := range pass.Pkg.Imports() {
-		p := normPath(imp.Path())
-		if cat.paths[p] {
+		p := knowledge.NormPath(imp.Path())
+		if cat.Known(p) {
 			imports = true
 			break
 		}
@@ -139,29 +96,27 @@ func relevant(pass *analysis.Pass, cat *catalog, cfg *config, dirs *directives) 
 		if obj.Pkg() == nil || obj.Pkg() == pass.Pkg {
 			continue
 		}
-		if cat.paths[normPath(obj.Pkg().Path())] && cat.names[obj.Name()] {
+		if cat.Known(obj.Pkg().Path()) && cat.KnownName(obj.Name()) {
 			switch obj := obj.(type) {
 			case *types.TypeName:
-				if cat.messages[normPath(obj.Pkg().Path())+"."+obj.Name()] != "" {
+				if cat.Message(obj.Type()) != nil {
 					return true
 				}
 			case *types.Func:
-				for _, r := range cat.lookup(obj) {
-					switch r.role {
-					case roleWait, roleNewRequest, rolePrepare, roleRowsAffected, roleScan, roleRedisDel, roleRedisMark, roleOutcome:
-						// helpers of other rules: alone they make no handler
-					default:
+				for _, r := range cat.Lookup(obj) {
+					if primaryRole(r.Role) {
 						return true
 					}
 				}
 			}
 		}
 		if fn, ok := obj.(*types.Func); ok {
-			if flagged && (cfg.effects[fn.FullName()] || cfg.acks[fn.FullName()]) {
-				return true
-			}
-			if _, ok := cfg.dedup[fn.FullName()]; ok {
-				return true
+			if flagged {
+				for _, r := range cat.Lookup(fn) {
+					if primaryRole(r.Role) {
+						return true
+					}
+				}
 			}
 			if pass.ImportObjectFact(fn.Origin(), new(effectsFact)) ||
 				pass.ImportObjectFact(fn.Origin(), new(dedupFact)) ||
@@ -186,130 +141,21 @@ func relevant(pass *analysis.Pass, cat *catalog, cfg *config, dirs *directives) 
 	return false
 }
 
+// primaryRole reports whether a call with this role can make a package worth
+// analysing; the others are helpers of other rules, and alone make no
+// handler.
+func primaryRole(r knowledge.Role) bool {
+	switch r {
+	case knowledge.Wait, knowledge.NewRequest, knowledge.Prepare, knowledge.RowsAffected, knowledge.Scan,
+		knowledge.RedisDel, knowledge.RedisMark, knowledge.Outcome, knowledge.Telemetry, knowledge.Decode,
+		knowledge.Benign, knowledge.HeaderSet, knowledge.NoReturn, knowledge.FreshValue, knowledge.RandRead,
+		knowledge.ClockMethod, knowledge.Ignore:
+		return false
+	}
+	return true
+}
+
 // --- directives -----------------------------------------------------------
-
-// directives are the //idem: comments of a package.
-type directives struct {
-	any      bool
-	handlers map[token.Pos]bool // func decl or literal positions marked //idem:handler
-	funcs    map[*types.Func]string
-	ignores  map[string]map[int][]*ignore // file -> line -> ignores
-	bad      []badDirective
-	lines    map[string]map[int]string // file -> line -> directive kind (handler, effect, dedup) for literals
-}
-
-type ignore struct {
-	pos    token.Pos
-	code   string
-	reason string
-	used   bool
-}
-
-type badDirective struct {
-	pos token.Pos
-	msg string
-}
-
-var knownCodes = map[string]bool{}
-
-func init() {
-	for _, c := range codes {
-		knownCodes[c.code] = true
-	}
-}
-
-func scanDirectives(pass *analysis.Pass) *directives {
-	d := &directives{handlers: map[token.Pos]bool{}, funcs: map[*types.Func]string{},
-		ignores: map[string]map[int][]*ignore{}, lines: map[string]map[int]string{}}
-	for _, f := range pass.Files {
-		for _, cg := range f.Comments {
-			for _, c := range cg.List {
-				text, ok := strings.CutPrefix(c.Text, "//idem:")
-				if !ok {
-					continue
-				}
-				d.any = true
-				pos := pass.Fset.Position(c.Pos())
-				text, _, _ = strings.Cut(text, " //") // a trailing comment is no reason
-				kind, rest, _ := strings.Cut(text, " ")
-				switch kind {
-				case "ignore":
-					fields := strings.Fields(rest)
-					if len(fields) == 0 || !knownCodes[fields[0]] {
-						d.bad = append(d.bad, badDirective{c.Pos(), "//idem:ignore needs a code (IDEM001 … IDEM007) and a reason"})
-						continue
-					}
-					reason := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(rest), fields[0]))
-					ig := &ignore{pos: c.Pos(), code: fields[0], reason: reason}
-					if reason == "" {
-						d.bad = append(d.bad, badDirective{c.Pos(), "//idem:ignore " + fields[0] + " needs a reason"})
-						continue
-					}
-					if d.ignores[pos.Filename] == nil {
-						d.ignores[pos.Filename] = map[int][]*ignore{}
-					}
-					d.ignores[pos.Filename][pos.Line] = append(d.ignores[pos.Filename][pos.Line], ig)
-				case "handler", "effect", "dedup":
-					if d.lines[pos.Filename] == nil {
-						d.lines[pos.Filename] = map[int]string{}
-					}
-					d.lines[pos.Filename][pos.Line] = strings.TrimSpace(text)
-				default:
-					d.bad = append(d.bad, badDirective{c.Pos(), "unknown directive //idem:" + kind})
-				}
-			}
-		}
-		// Attach directives to declarations: a FuncDecl's doc, an interface
-		// method's doc, or the line above (or of) a function literal.
-		ast.Inspect(f, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.FuncDecl:
-				if k := docDirective(n.Doc); k != "" {
-					if fn, ok := pass.TypesInfo.Defs[n.Name].(*types.Func); ok {
-						d.funcs[fn] = k
-						if k == "handler" {
-							d.handlers[n.Type.Pos()] = true
-						}
-					}
-				}
-			case *ast.InterfaceType:
-				for _, m := range n.Methods.List {
-					if k := docDirective(m.Doc); k != "" && len(m.Names) > 0 {
-						if fn, ok := pass.TypesInfo.Defs[m.Names[0]].(*types.Func); ok {
-							d.funcs[fn] = k
-						}
-					}
-				}
-			case *ast.FuncLit:
-				p := pass.Fset.Position(n.Pos())
-				for _, l := range []int{p.Line, p.Line - 1} {
-					if k := d.lines[p.Filename][l]; strings.HasPrefix(k, "handler") {
-						d.handlers[n.Type.Pos()] = true
-					}
-				}
-			}
-			return true
-		})
-	}
-	return d
-}
-
-// docDirective returns the //idem: directive (handler, effect, dedup …) of a
-// doc comment, with its arguments.
-func docDirective(cg *ast.CommentGroup) string {
-	if cg == nil {
-		return ""
-	}
-	for _, c := range cg.List {
-		if text, ok := strings.CutPrefix(c.Text, "//idem:"); ok {
-			k, _, _ := strings.Cut(text, " ")
-			if k == "handler" || k == "effect" || k == "dedup" {
-				return strings.TrimSpace(text)
-			}
-		}
-	}
-	return ""
-}
 
 // --- doc extraction -----------------------------------------------------------
 

@@ -5,7 +5,11 @@ import (
 	"go/types"
 	"net/textproto"
 	"path/filepath"
+	"slices"
 	"strings"
+
+	"github.com/idemkit/idem/analyzer/internal/sqlclass"
+	"github.com/idemkit/idem/analyzer/knowledge"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -19,35 +23,26 @@ func (a *pkgAnalysis) visitCall(s *summary, ci ssa.CallInstruction) {
 	guardedArgs := map[int]bool{}
 	handled := false
 	if fn != nil {
-		for _, r := range a.cat.lookup(fn) {
-			handled = true
-			a.visitRule(s, ci, r, recv, args, guardedArgs)
-		}
-		full := fn.Origin().FullName()
-		if a.cfg.effects[full] {
-			handled = true
-			a.addEffect(s, ci, shortFunc(fn), kindCustom, recv)
-		}
-		if a.cfg.acks[full] {
-			handled = true
-			s.acks = append(s.acks, ci)
-		}
-		if t, ok := a.cfg.dedup[full]; ok {
-			handled = true
-			f := annotatedDedup(fn, "")
-			if f.Kind == vBool && t == implDup {
-				f.T, f.F = implDup, implFresh
+		for _, r := range a.rulesOf(fn) {
+			switch r.Role {
+			case knowledge.Benign, knowledge.Decode, knowledge.NoReturn, knowledge.FreshValue, knowledge.RandRead,
+				knowledge.ClockMethod, knowledge.HeaderSet:
+				// read by other rules where they matter
+			default:
+				handled = true
+				a.visitRule(s, ci, r, recv, args, guardedArgs)
 			}
-			a.addFuncCheck(s, ci, fn, f, args)
 		}
 	}
 	if !handled {
 		a.noteUniqueTest(s, ci, fn, args)
 		switch {
 		case cc.IsInvoke():
-			a.visitInvoke(s, ci, fn, recv, args)
+			a.visitInvoke(s, ci, fn, recv, args, guardedArgs)
 		case cc.StaticCallee() != nil:
 			a.visitStatic(s, ci, cc.StaticCallee(), fn, args, guardedArgs)
+		case a.callees != nil:
+			a.visitDynamic(s, ci, nil, args, guardedArgs)
 		}
 	}
 	a.visitFuncArgs(s, ci, args, guardedArgs)
@@ -90,9 +85,10 @@ func funcValue(v ssa.Value) *ssa.Function {
 }
 
 // addEffect records a direct effect.
-func (a *pkgAnalysis) addEffect(s *summary, ci ssa.CallInstruction, desc string, kind effectKind, recv ssa.Value) *occ {
+func (a *pkgAnalysis) addEffect(s *summary, ci ssa.CallInstruction, desc string, kind knowledge.Kind, recv ssa.Value) *occ {
 	o := &occ{instr: ci, pos: ci.Pos(), desc: desc, kind: kind, recv: recv, direct: true, inner: ci.Pos(), param: -1}
-	o.innerFact = toFactEffect(a.pass.Fset, ci.Pos(), desc, kind)
+	o.pooled = recv != nil && a.pool(txRoot(recv))
+	o.innerFact = toFactEffect(a.fset, ci.Pos(), desc, kind)
 	s.addOcc(o)
 	return o
 }
@@ -100,8 +96,11 @@ func (a *pkgAnalysis) addEffect(s *summary, ci ssa.CallInstruction, desc string,
 // addVia records an effect that happens inside a function called (or a
 // closure created) at ci.
 func (a *pkgAnalysis) addVia(s *summary, ci ssa.CallInstruction, via string, inner *occ, args []ssa.Value) {
-	o := &occ{instr: ci, pos: ci.Pos(), kind: inner.kind, inner: inner.inner, innerMsg: inner.innerMsg, innerFact: inner.innerFact, param: -1}
-	o.desc = via + " → " + inner.desc
+	if len(s.byInstr[ci]) >= maxEffectsPerCall {
+		return
+	}
+	o := &occ{instr: ci, pos: ci.Pos(), kind: inner.kind, inner: inner.inner, innerMsg: inner.innerMsg, innerFact: inner.innerFact, param: -1, pooled: inner.pooled}
+	o.desc = chain(via, inner.desc)
 	if p := inner.innerFact.QueryParam; p >= 0 {
 		if !a.resolveParam(o, arg(args, p)) {
 			return
@@ -120,7 +119,28 @@ func (a *pkgAnalysis) addVia(s *summary, ci ssa.CallInstruction, via string, inn
 	if ip := inner.innerFact.QueryParam; ip < 0 && inner.param >= 0 {
 		o.innerFact.QueryParam = inner.param
 	}
+	for _, x := range s.byInstr[ci] {
+		if x.inner == o.inner && x.kind == o.kind && x.innerFact.QueryParam == o.innerFact.QueryParam {
+			return // the same effect by another path
+		}
+	}
 	s.addOcc(o)
+}
+
+// maxEffectsPerCall bounds the effects a call carries up from its callee:
+// the first is what a finding names, a few more tell kinds and
+// transactions apart, and a big program's call chains would otherwise
+// multiply them.
+const maxEffectsPerCall = 4
+
+// chain describes an effect reached through via: "via → … → effect". A
+// chain of more than five steps keeps its first two and last two.
+func chain(via, desc string) string {
+	steps := append([]string{via}, strings.Split(desc, " → ")...)
+	if len(steps) > 5 {
+		steps = append(append(steps[:2:2], "…"), steps[len(steps)-2:]...)
+	}
+	return strings.Join(steps, " → ")
 }
 
 // resolveParam classifies the SQL text a caller passes for a helper's query
@@ -133,7 +153,7 @@ func (a *pkgAnalysis) resolveParam(o *occ, v ssa.Value) bool {
 		return true
 	}
 	cls := mergeTexts(texts)
-	if !cls.effect() {
+	if !cls.Effect() {
 		return false
 	}
 	o.desc += " " + snippet(texts[0])
@@ -170,14 +190,14 @@ func (a *pkgAnalysis) resolveKey(o *occ, ci ssa.CallInstruction, args []ssa.Valu
 	return false
 }
 
-func mergeTexts(texts []string) sqlClass {
-	var cls sqlClass
+func mergeTexts(texts []string) sqlclass.Class {
+	var cls sqlclass.Class
 	for i, t := range texts {
-		c := classifySQL(t)
+		c := sqlclass.Classify(t)
 		if i == 0 {
 			cls = c
 		} else {
-			cls = mergeClass(cls, c)
+			cls = sqlclass.Merge(cls, c)
 		}
 	}
 	return cls
@@ -186,43 +206,16 @@ func mergeTexts(texts []string) sqlClass {
 // visitStatic handles a call to a function without a catalog rule: one of
 // this package (its summary) or of another (its facts).
 func (a *pkgAnalysis) visitStatic(s *summary, ci ssa.CallInstruction, f *ssa.Function, fn *types.Func, args []ssa.Value, guarded map[int]bool) {
-	local := f.Pkg == a.pkg || f.Parent() != nil || (f.Blocks != nil && f.Pkg == nil)
-	if f.Origin() != nil && f.Origin().Pkg == a.pkg {
+	local := a.local(f.Pkg) || f.Parent() != nil || (f.Blocks != nil && f.Pkg == nil)
+	if f.Origin() != nil && a.local(f.Origin().Pkg) {
 		local = true
 	}
 	if local {
+		via := "func literal"
 		if fn != nil {
-			if kind := a.dirs.funcs[fn]; strings.HasPrefix(kind, "effect") {
-				a.addEffect(s, ci, shortFunc(fn), kindCustom, nil)
-				return
-			} else if strings.HasPrefix(kind, "dedup") {
-				a.addFuncCheck(s, ci, fn, annotatedDedup(fn, kind), args)
-				return
-			}
+			via = shortFunc(fn)
 		}
-		cs := a.summary(f)
-		if len(cs.sources) > 0 && a.returnsMessage(f) {
-			// A helper that fetches the next message and returns it
-			// (m, ev, ok, err := k.fetchPaid(ctx)): a receive for the loop
-			// that calls it.
-			s.addSource(ci)
-		}
-		if !(cs.root && a.topRoot(cs)) {
-			via := "func literal"
-			if fn != nil {
-				via = shortFunc(fn)
-			}
-			for _, o := range cs.unguarded {
-				a.addVia(s, ci, via, o, args)
-			}
-		}
-		if cs.dedup != nil {
-			a.addFuncCheck(s, ci, fn, cs.dedup, args)
-		}
-		for i := range cs.guarded {
-			guarded[i] = true
-		}
-		s.acks = append(s.acks, a.ackHelper(cs, ci)...)
+		a.visitLocal(s, ci, f, fn, args, guarded, via)
 		return
 	}
 	if fn == nil {
@@ -231,11 +224,127 @@ func (a *pkgAnalysis) visitStatic(s *summary, ci ssa.CallInstruction, f *ssa.Fun
 	a.importedFacts(s, ci, fn, args, guarded)
 }
 
+// visitLocal handles a call that reaches f, a function whose summary is
+// known here: its annotation, or its unguarded effects (described as
+// reached through via), dedup result, guarded callbacks and acks. It
+// reports whether f does anything a caller sees.
+func (a *pkgAnalysis) visitLocal(s *summary, ci ssa.CallInstruction, f *ssa.Function, fn *types.Func, args []ssa.Value, guarded map[int]bool, via string) bool {
+	if fn != nil {
+		if kind := a.dirs.funcs[fn]; strings.HasPrefix(kind, "effect") {
+			o := a.addEffect(s, ci, shortFunc(fn), knowledge.Custom, nil)
+			if fn.Pkg() != nil && s.fn.Pkg != nil && fn.Pkg() != s.fn.Pkg.Pkg {
+				o.inner, o.innerMsg = fn.Pos(), "marked //idem:effect"
+			}
+			return true
+		} else if strings.HasPrefix(kind, "dedup") {
+			a.addFuncCheck(s, ci, fn, annotatedDedup(fn, kind), args)
+			return true
+		}
+	}
+	cs := a.summary(f)
+	did := false
+	if len(cs.sources) > 0 && a.returnsMessage(f) {
+		// A helper that fetches the next message and returns it
+		// (m, ev, ok, err := k.fetchPaid(ctx)): a receive for the loop
+		// that calls it.
+		s.addSource(ci)
+		did = true
+	}
+	if !(cs.root && a.topRoot(cs)) {
+		for _, o := range cs.unguarded {
+			a.addVia(s, ci, via, o, args)
+			did = true
+		}
+	}
+	if cs.dedup != nil {
+		a.addFuncCheck(s, ci, fn, cs.dedup, args)
+		if ci.Common().IsInvoke() {
+			s.checks[len(s.checks)-1].desc = via // the interface method, and its implementation
+		}
+		did = true
+	}
+	for i := range cs.guarded {
+		guarded[i] = true
+		did = true
+	}
+	if acks := a.ackHelper(cs, ci); len(acks) > 0 {
+		s.acks = append(s.acks, acks...)
+		did = true
+	}
+	return did
+}
+
+// visitDynamic handles a call through an interface or a func value in a
+// whole program, where the call graph says which functions it reaches: a
+// handler the message is dispatched to is work done here (for the order of
+// acks) but judged on its own; any other callee is followed as a local
+// call. It reports whether the program has a callee for it.
+func (a *pkgAnalysis) visitDynamic(s *summary, ci ssa.CallInstruction, fn *types.Func, args []ssa.Value, guarded map[int]bool) bool {
+	found := false
+	// A func value the caller passed in (a retry helper's fn) is judged
+	// where it is made: its effects count at the caller's call.
+	_, param := peel(ci.Common().Value).(*ssa.Parameter)
+	_, free := peel(ci.Common().Value).(*ssa.FreeVar)
+	for _, f := range a.callees[ci] {
+		if !a.local(f.Pkg) {
+			continue // a client's code, described by the catalog
+		}
+		if a.dispatched[f] || a.registered[f] {
+			if s.dispatch == nil {
+				s.dispatch = map[ssa.Instruction]*occ{}
+			}
+			if s.dispatch[ci] == nil {
+				s.dispatch[ci] = &occ{instr: ci, pos: ci.Pos(), desc: "handler " + handlerName(f), param: -1}
+			}
+			found = true
+			continue
+		}
+		if !ci.Common().IsInvoke() && (param || free || f.Parent() != nil) {
+			// A closure called through a func value (a callback handed to
+			// a writer, a retry helper, a task queue) is judged where it is
+			// made: its effects count at the call it is passed to.
+			continue
+		}
+		via := handlerName(f)
+		if fn != nil && ci.Common().IsInvoke() {
+			via = shortFunc(fn) + " (implemented by " + implName(f) + ")"
+		}
+		a.visitLocal(s, ci, f, funcObject(f), args, guarded, via)
+		// Found, even when the callee does nothing a handler cares about
+		// (a metrics or logging wrapper): the program's implementations,
+		// not a method's name, say what the call does.
+		found = true
+	}
+	return found
+}
+
+// implName names the implementation of an interface method for messages.
+func implName(f *ssa.Function) string {
+	if obj := funcObject(f); obj != nil {
+		return shortFunc(obj)
+	}
+	return f.Name()
+}
+
+// funcObject returns the declared function or method f is (or wraps), nil
+// for a closure.
+func funcObject(f *ssa.Function) *types.Func {
+	if obj, ok := f.Object().(*types.Func); ok {
+		return obj
+	}
+	if o := f.Origin(); o != nil {
+		if obj, ok := o.Object().(*types.Func); ok {
+			return obj
+		}
+	}
+	return nil
+}
+
 // returnsMessage reports whether one of f's results is a message type.
 func (a *pkgAnalysis) returnsMessage(f *ssa.Function) bool {
 	res := f.Signature.Results()
 	for i := 0; i < res.Len(); i++ {
-		if a.cat.messageClient(res.At(i).Type()) != "" {
+		if a.cat.MessageClient(res.At(i).Type()) != "" {
 			return true
 		}
 	}
@@ -253,9 +362,9 @@ func (a *pkgAnalysis) ackHelper(cs *summary, ci ssa.CallInstruction) []ssa.CallI
 func (a *pkgAnalysis) importedFacts(s *summary, ci ssa.CallInstruction, fn *types.Func, args []ssa.Value, guarded map[int]bool) {
 	obj := fn.Origin()
 	var ef effectsFact
-	if a.pass.ImportObjectFact(obj, &ef) && !ef.Root {
+	if a.importFact(obj, &ef) && !ef.Root {
 		for _, e := range ef.Effects {
-			o := &occ{instr: ci, pos: ci.Pos(), kind: e.Kind, inner: a.posFor(e), innerFact: e, param: -1}
+			o := &occ{instr: ci, pos: ci.Pos(), kind: e.Kind, inner: a.posFor(e), innerFact: e, param: -1, pooled: e.Pooled}
 			if !o.inner.IsValid() {
 				// vet mode: the dependency's file is known only through its
 				// export data; point at the function, name the line.
@@ -281,11 +390,11 @@ func (a *pkgAnalysis) importedFacts(s *summary, ci ssa.CallInstruction, fn *type
 		}
 	}
 	var df dedupFact
-	if a.pass.ImportObjectFact(obj, &df) {
+	if a.importFact(obj, &df) {
 		a.addFuncCheck(s, ci, fn, &df, args)
 	}
 	var gf guardedFact
-	if a.pass.ImportObjectFact(obj, &gf) {
+	if a.importFact(obj, &gf) {
 		guarded[gf.Param] = true
 	}
 }
@@ -299,7 +408,7 @@ func (a *pkgAnalysis) posFor(e factEffect) token.Pos {
 	}
 	if a.files == nil {
 		a.files = map[string]*token.File{}
-		a.pass.Fset.Iterate(func(f *token.File) bool {
+		a.fset.Iterate(func(f *token.File) bool {
 			if _, ok := a.files[f.Name()]; !ok {
 				a.files[f.Name()] = f
 			}
@@ -331,47 +440,54 @@ func (a *pkgAnalysis) posFor(e factEffect) token.Pos {
 // visitInvoke handles a call through an interface outside the catalog:
 // DBTX-shaped SQL, annotations and facts on the interface method, -effects,
 // and the verbs heuristic when -iface=verbs.
-func (a *pkgAnalysis) visitInvoke(s *summary, ci ssa.CallInstruction, fn *types.Func, recv ssa.Value, args []ssa.Value) {
+func (a *pkgAnalysis) visitInvoke(s *summary, ci ssa.CallInstruction, fn *types.Func, recv ssa.Value, args []ssa.Value, guarded map[int]bool) {
 	if fn == nil {
 		return
 	}
 	if kind := a.dirs.funcs[fn]; strings.HasPrefix(kind, "effect") {
-		a.addEffect(s, ci, shortFunc(fn), kindCustom, recv)
+		a.addEffect(s, ci, shortFunc(fn), knowledge.Custom, recv)
 		return
 	} else if strings.HasPrefix(kind, "dedup") {
 		a.addFuncCheck(s, ci, fn, annotatedDedup(fn, kind), args)
 		return
 	}
-	guarded := map[int]bool{}
-	before := len(s.occs)
-	a.importedFacts(s, ci, fn, args, guarded)
-	if len(s.occs) > before {
-		return
+	if a.callees != nil {
+		if a.visitDynamic(s, ci, fn, args, guarded) {
+			return
+		}
+	} else {
+		before := len(s.occs)
+		a.importedFacts(s, ci, fn, args, map[int]bool{})
+		if len(s.occs) > before {
+			return
+		}
 	}
 	if sqlShaped(fn) {
-		m := modeSQLExec
+		m := knowledge.SQLExec
 		if strings.HasPrefix(fn.Name(), "Query") {
-			m = modeSQLQuery
+			m = knowledge.SQLQuery
 		}
-		a.effectRule(s, ci, &rule{name: fn.Name(), role: roleEffect, mode: m, kind: kindSQL, arg: 1, key: -1}, recv, args)
+		a.effectRule(s, ci, bound{Rule: &knowledge.Rule{Name: fn.FullName(), Role: knowledge.Effect, Mode: m, Kind: knowledge.SQL}, arg: 1, key: -1}, recv, args)
 		return
 	}
-	if impls := a.implEffects(fn); len(impls) > 0 {
-		for _, e := range impls {
-			o := &occ{instr: ci, pos: ci.Pos(), kind: e.fact.Kind, inner: e.pos, innerFact: e.fact, param: -1}
-			o.desc = shortFunc(fn) + " (implemented by " + e.impl + ") → " + e.fact.Desc
-			if e.fact.QueryParam >= 0 && !a.resolveParam(o, arg(args, e.fact.QueryParam)) {
-				continue
+	if a.callees == nil {
+		if impls := a.implEffects(fn); len(impls) > 0 {
+			for _, e := range impls {
+				o := &occ{instr: ci, pos: ci.Pos(), kind: e.fact.Kind, inner: e.pos, innerFact: e.fact, param: -1}
+				o.desc = shortFunc(fn) + " (implemented by " + e.impl + ") → " + e.fact.Desc
+				if e.fact.QueryParam >= 0 && !a.resolveParam(o, arg(args, e.fact.QueryParam)) {
+					continue
+				}
+				if !a.resolveKey(o, ci, args) {
+					continue
+				}
+				s.addOcc(o)
 			}
-			if !a.resolveKey(o, ci, args) {
-				continue
-			}
-			s.addOcc(o)
+			return
 		}
-		return
 	}
 	if a.cfg.verbs && writeVerb(fn.Name()) && fn.Pkg() != nil && !stdPath(fn.Pkg().Path()) {
-		a.addEffect(s, ci, shortFunc(fn)+" (interface method named like a write)", kindCustom, recv)
+		a.addEffect(s, ci, shortFunc(fn)+" (interface method named like a write)", knowledge.Custom, recv)
 	}
 }
 
@@ -382,7 +498,7 @@ func (a *pkgAnalysis) noteUniqueTest(s *summary, ci ssa.CallInstruction, fn *typ
 	}
 	switch fn.FullName() {
 	case "errors.Is":
-		if len(args) == 2 && sentinelMatches(globalName(args[1]), "dupkey") {
+		if len(args) == 2 && sentinelMatches(a.cat, globalName(args[1]), knowledge.DupKey) {
 			s.unique = true
 		}
 		return
@@ -398,7 +514,7 @@ func (a *pkgAnalysis) noteUniqueTest(s *summary, ci ssa.CallInstruction, fn *typ
 		return
 	}
 	n := strings.ToLower(fn.Name())
-	if strings.Contains(n, "unique") || strings.Contains(n, "duplicate") || strings.Contains(n, "dupkey") || strings.Contains(n, "dupentry") {
+	if strings.Contains(n, "unique") || strings.Contains(n, "duplicate") || strings.Contains(n, knowledge.DupKey) || strings.Contains(n, "dupentry") {
 		sig := fn.Type().(*types.Signature)
 		for i := 0; i < sig.Params().Len(); i++ {
 			if isError(sig.Params().At(i).Type()) {
@@ -408,47 +524,46 @@ func (a *pkgAnalysis) noteUniqueTest(s *summary, ci ssa.CallInstruction, fn *typ
 	}
 }
 
-// uniqueCodes are the error codes of unique violations: PostgreSQL 23505,
-// MySQL 1062 (and 1586), SQLite's extended SQLITE_CONSTRAINT_UNIQUE 2067 and
-// SQLITE_CONSTRAINT_PRIMARYKEY 1555.
-func uniqueCode(v ssa.Value) bool {
+// uniqueCode reports whether v is the error code of a unique violation
+// (PostgreSQL 23505, MySQL 1062, SQLite 2067 …: the catalog's).
+func uniqueCode(cat *knowledge.Catalog, v ssa.Value) bool {
 	if s, ok := constString(v); ok {
-		return s == "23505"
+		return cat.UniqueString(s)
 	}
 	if n, ok := constInt(v); ok {
-		return n == 1062 || n == 1586 || n == 2067 || n == 1555
+		return cat.UniqueInt(n)
 	}
 	return false
 }
 
 // visitRule applies one catalog rule to a call.
-func (a *pkgAnalysis) visitRule(s *summary, ci ssa.CallInstruction, r *rule, recv ssa.Value, args []ssa.Value, guarded map[int]bool) {
+func (a *pkgAnalysis) visitRule(s *summary, ci ssa.CallInstruction, r bound, recv ssa.Value, args []ssa.Value, guarded map[int]bool) {
 	call, _ := ci.(*ssa.Call)
-	switch r.role {
-	case roleEffect:
+	switch r.Role {
+	case knowledge.Effect:
 		a.effectRule(s, ci, r, recv, args)
-	case rolePublish:
+	case knowledge.Publish:
 		if a.cfg.publish {
-			a.addEffect(s, ci, describeCall(ci.Common()), kindPublish, recv)
+			a.addEffect(s, ci, describeCall(ci.Common()), knowledge.PublishKind, recv)
 		}
-	case roleAck:
+	case knowledge.Ack:
 		s.acks = append(s.acks, ci)
-	case roleFetch:
+	case knowledge.Fetch:
 		if call != nil {
 			if _, ok := call.Type().Underlying().(*types.Chan); ok {
 				break // its receives are the sources
 			}
 			s.addSource(ci)
 		}
-	case roleAutoAckConsume:
+	case knowledge.AutoAckConsume:
 		if b, ok := constBool(arg(args, r.arg)); ok && b && call != nil {
-			s.autoAcks = append(s.autoAcks, autoAck{call: ci, kind: r.role, ch: result(call, 0)})
+			s.autoAcks = append(s.autoAcks, autoAck{call: ci, kind: r.Role, ch: result(call, 0)})
 		}
-	case roleAutoAckRead:
-		if call != nil && autoCommits(r.pkg, recv) {
-			s.autoAcks = append(s.autoAcks, autoAck{call: ci, kind: r.role})
+	case knowledge.AutoAckRead:
+		if call != nil && autoCommits(r.AutoCommit, recv) {
+			s.autoAcks = append(s.autoAcks, autoAck{call: ci, kind: r.Role})
 		}
-	case roleSubscribe:
+	case knowledge.Subscribe:
 		manual := false
 		for _, f := range reachedCalls(arg(args, len(args)-1)) {
 			if f.Name() == "ManualAck" {
@@ -456,9 +571,9 @@ func (a *pkgAnalysis) visitRule(s *summary, ci ssa.CallInstruction, r *rule, rec
 			}
 		}
 		if !manual {
-			s.autoAcks = append(s.autoAcks, autoAck{call: ci, kind: r.role, cb: arg(args, r.arg)})
+			s.autoAcks = append(s.autoAcks, autoAck{call: ci, kind: r.Role, cb: arg(args, r.arg)})
 		}
-	case roleGuardInside:
+	case knowledge.GuardInside:
 		c := &check{call: ci, pos: ci.Pos(), desc: describeCall(ci.Common()), kind: ckGuardDo, key: arg(args, r.key), decided: true}
 		s.checks = append(s.checks, c)
 		if ind, gen := a.keyIndependent(c.key); ind {
@@ -466,12 +581,12 @@ func (a *pkgAnalysis) visitRule(s *summary, ci ssa.CallInstruction, r *rule, rec
 		} else {
 			guarded[r.arg] = true
 		}
-		if r.name == "Do" {
+		if r.Func() == "Do" {
 			if f := funcValue(arg(args, r.arg)); f != nil {
 				s.doTx[f] = c
 			}
 		}
-	case roleClaim:
+	case knowledge.Claim:
 		c := &check{call: ci, pos: ci.Pos(), desc: describeCall(ci.Common()), kind: ckClaim, key: arg(args, r.key)}
 		s.checks = append(s.checks, c)
 		if call != nil {
@@ -481,11 +596,11 @@ func (a *pkgAnalysis) visitRule(s *summary, ci ssa.CallInstruction, r *rule, rec
 				}
 			}
 		}
-	case roleSetNX:
-		c := &check{call: ci, pos: ci.Pos(), desc: describeCall(ci.Common()), kind: ckSetNX, key: arg(args, r.key), recv: recv, store: kindRedis}
+	case knowledge.SetNX:
+		c := &check{call: ci, pos: ci.Pos(), desc: describeCall(ci.Common()), kind: ckSetNX, key: arg(args, r.key), recv: recv, store: knowledge.Redis}
 		s.checks = append(s.checks, c)
 		a.cmdValues(s, c, call, vBool, implFresh, implDup)
-	case roleSetArgs:
+	case knowledge.SetArgs:
 		nx := false
 		for _, str := range reachedStrings(arg(args, r.arg)) {
 			if strings.EqualFold(str, "NX") {
@@ -493,17 +608,17 @@ func (a *pkgAnalysis) visitRule(s *summary, ci ssa.CallInstruction, r *rule, rec
 			}
 		}
 		if nx {
-			c := &check{call: ci, pos: ci.Pos(), desc: describeCall(ci.Common()) + " NX", kind: ckSetNX, key: arg(args, r.key), recv: recv, store: kindRedis}
+			c := &check{call: ci, pos: ci.Pos(), desc: describeCall(ci.Common()) + " NX", kind: ckSetNX, key: arg(args, r.key), recv: recv, store: knowledge.Redis}
 			s.checks = append(s.checks, c)
 			a.cmdValues(s, c, call, vErr, implFresh, implDup)
 		}
 		s.redisMarks++
-	case roleRedisDel:
+	case knowledge.RedisDel:
 		s.dels = append(s.dels, ci)
-	case roleRedisLookup:
-		c := &check{call: ci, pos: ci.Pos(), desc: describeCall(ci.Common()), kind: ckLookup, key: arg(args, r.key), recv: recv, store: kindRedis}
+	case knowledge.RedisLookup:
+		c := &check{call: ci, pos: ci.Pos(), desc: describeCall(ci.Common()), kind: ckLookup, key: arg(args, r.key), recv: recv, store: knowledge.Redis}
 		s.checks = append(s.checks, c)
-		switch r.name {
+		switch r.Func() {
 		case "Exists":
 			a.cmdValues(s, c, call, vInt, implDup, implFresh)
 		case "SIsMember", "HExists":
@@ -511,11 +626,26 @@ func (a *pkgAnalysis) visitRule(s *summary, ci ssa.CallInstruction, r *rule, rec
 		default:
 			a.cmdValues(s, c, call, vErr, implDup, implFresh)
 		}
-	case roleRedisMark:
+	case knowledge.RedisMark:
 		s.redisMarks++
-	case roleWait:
+	case knowledge.Dedup:
+		fn := callee(ci.Common())
+		f := annotatedDedup(fn, "")
+		if f.Kind == vBool {
+			switch r.Fresh {
+			case "duplicate":
+				f.T, f.F = implDup, implFresh
+			case "fresh":
+				f.T, f.F = implFresh, implDup
+			}
+		}
+		if r.key >= 0 {
+			f.KeyParam = r.key
+		}
+		a.addFuncCheck(s, ci, fn, f, args)
+	case knowledge.Wait:
 		s.waits[ci] = true
-	case roleUniqueTest:
+	case knowledge.UniqueTest:
 		s.unique = true
 	}
 }
@@ -549,7 +679,7 @@ func (a *pkgAnalysis) cmdValues(s *summary, c *check, call *ssa.Call, kind vkind
 			continue
 		}
 		if kind == vErr {
-			s.values[v] = &dval{chk: c, kind: vErr, t: t, s: f, sentinel: "norows"}
+			s.values[v] = &dval{chk: c, kind: vErr, t: t, s: f, sentinel: knowledge.NoRows}
 		} else {
 			s.values[v] = &dval{chk: c, kind: kind, t: t, f: f}
 		}
@@ -562,7 +692,7 @@ func (a *pkgAnalysis) addFuncCheck(s *summary, ci ssa.CallInstruction, fn *types
 	if fn != nil {
 		name = shortFunc(fn)
 	}
-	c := &check{call: ci, pos: ci.Pos(), desc: name, kind: ckFunc, store: f.Store}
+	c := &check{call: ci, pos: ci.Pos(), desc: name, kind: ckFunc, store: f.Store, pooled: f.Pooled}
 	c.recv, _ = splitArgs(ci.Common())
 	if f.KeyParam >= 0 {
 		c.key = arg(args, f.KeyParam)
@@ -581,28 +711,32 @@ func (a *pkgAnalysis) addFuncCheck(s *summary, ci ssa.CallInstruction, fn *types
 }
 
 // effectRule classifies a catalogued effect call.
-func (a *pkgAnalysis) effectRule(s *summary, ci ssa.CallInstruction, r *rule, recv ssa.Value, args []ssa.Value) {
+func (a *pkgAnalysis) effectRule(s *summary, ci ssa.CallInstruction, r bound, recv ssa.Value, args []ssa.Value) {
 	cc := ci.Common()
 	call, _ := ci.(*ssa.Call)
-	switch r.mode {
-	case modeAlways:
-		o := a.addEffect(s, ci, describeCall(cc), r.kind, recv)
-		if r.kind == kindMongo && strings.HasPrefix(r.name, "Insert") {
+	switch r.Mode {
+	case knowledge.Always:
+		desc := describeCall(cc)
+		if r.Kind == knowledge.Custom {
+			desc = shortFunc(callee(cc)) // a team's own function, named as declared
+		}
+		o := a.addEffect(s, ci, desc, r.Kind, recv)
+		if r.Kind == knowledge.Mongo && strings.HasPrefix(r.Func(), "Insert") {
 			o.insert, o.errVal = true, errResult(call) // a duplicate key error tells a repeat
 		}
-	case modeSQLExec, modeSQLQuery, modeSQLStmt:
+	case knowledge.SQLExec, knowledge.SQLQuery, knowledge.SQLStmt:
 		var q ssa.Value
-		if r.mode == modeSQLStmt {
+		if r.Mode == knowledge.SQLStmt {
 			q = a.stmtQuery(recv, 0)
 		} else {
 			q = arg(args, r.arg)
 		}
 		texts, param, ok := a.texts(q, 0)
 		if !ok {
-			if r.mode == modeSQLQuery {
+			if r.Mode == knowledge.SQLQuery {
 				return // a query of unknown text: taken as a read
 			}
-			o := a.addEffect(s, ci, describeCall(cc)+" (query text not constant)", kindSQL, recv)
+			o := a.addEffect(s, ci, describeCall(cc)+" (query text not constant)", knowledge.SQL, recv)
 			o.param = param
 			if param >= 0 {
 				o.innerFact.QueryParam = param
@@ -615,16 +749,16 @@ func (a *pkgAnalysis) effectRule(s *summary, ci ssa.CallInstruction, r *rule, re
 		if r.arg >= 0 && r.arg+1 < len(args) {
 			keyArgs = args[len(args)-1]
 		}
-		a.sqlStatement(s, ci, r, recv, cls, describeCall(cc)+" "+snippet(texts[0]), keyArgs, call, r.mode == modeSQLQuery)
-	case modeGormCreate:
+		a.sqlStatement(s, ci, r, recv, cls, describeCall(cc)+" "+snippet(texts[0]), keyArgs, call, r.Mode == knowledge.SQLQuery, texts[0])
+	case knowledge.GormCreate:
 		cls := a.gormCreateClass(recv)
-		a.sqlStatement(s, ci, r, recv, cls, describeCall(cc), arg(args, 0), call, false)
-	case modeGormUpdate:
+		a.sqlStatement(s, ci, r, recv, cls, describeCall(cc), arg(args, 0), call, false, "")
+	case knowledge.GormUpdate:
 		cls := a.gormUpdateClass(recv, args, r)
 		if cls.Write {
-			a.sqlStatement(s, ci, r, recv, cls, describeCall(cc), arg(args, len(args)-1), call, false)
+			a.sqlStatement(s, ci, r, recv, cls, describeCall(cc), arg(args, len(args)-1), call, false, "")
 		}
-	case modeMongoUpdate:
+	case knowledge.MongoUpdate:
 		acc, set := false, false
 		for _, str := range reachedStrings(arg(args, r.arg)) {
 			switch str {
@@ -635,11 +769,11 @@ func (a *pkgAnalysis) effectRule(s *summary, ci ssa.CallInstruction, r *rule, re
 			}
 		}
 		if acc || !set {
-			a.addEffect(s, ci, describeCall(cc), kindMongo, recv)
+			a.addEffect(s, ci, describeCall(cc), knowledge.Mongo, recv)
 		}
-	case modeHTTPDo:
+	case knowledge.HTTPDo:
 		req := arg(args, r.arg)
-		method, known := httpMethod(req)
+		method, known := a.httpMethod(req)
 		if known && method != "POST" && method != "PATCH" {
 			return
 		}
@@ -651,54 +785,46 @@ func (a *pkgAnalysis) effectRule(s *summary, ci ssa.CallInstruction, r *rule, re
 		if known {
 			d += " " + method
 		}
-		o := a.addEffect(s, ci, d, kindHTTP, recv)
+		o := a.addEffect(s, ci, d, knowledge.HTTP, recv)
 		o.innerFact.HeaderParam = keyParam
-	case modeHTTPPost:
-		a.addEffect(s, ci, describeCall(cc), kindHTTP, recv)
+	case knowledge.HTTPPost:
+		a.addEffect(s, ci, describeCall(cc), knowledge.HTTP, recv)
 	}
 }
 
 // sqlStatement records what a classified SQL statement is: an effect, a
 // dedup check (with its rows-affected or RETURNING decision values), or a
 // lookup.
-func (a *pkgAnalysis) sqlStatement(s *summary, ci ssa.CallInstruction, r *rule, recv ssa.Value, cls sqlClass, desc string, keyArgs ssa.Value, call *ssa.Call, query bool) {
+func (a *pkgAnalysis) sqlStatement(s *summary, ci ssa.CallInstruction, r bound, recv ssa.Value, cls sqlclass.Class, desc string, keyArgs ssa.Value, call *ssa.Call, query bool, text string) {
 	if cls.Write && cls.Table != "" {
 		if s.sqlWrites == nil {
 			s.sqlWrites = map[string]bool{}
 		}
 		s.sqlWrites[cls.Table] = true
 	}
-	if cls.effect() {
-		o := a.addEffect(s, ci, desc, kindSQL, recv)
+	if cls.Effect() && cls.Insert && a.cat.PublishTable(cls.Table) {
+		// An insert into an outbox or a queue table publishes a message, as
+		// a broker's producer does: an effect only with -publish.
+		if a.cfg.publish {
+			a.addEffect(s, ci, desc, knowledge.PublishKind, recv)
+		}
+	} else if cls.Effect() {
+		o := a.addEffect(s, ci, desc, knowledge.SQL, recv)
 		o.insert = cls.Insert
 		o.errVal = a.errOf(call)
 		o.table = cls.Table
 	}
-	if cls.Dedup != dedupNone {
-		c := &check{call: ci, pos: ci.Pos(), desc: desc, kind: ckSQL, recv: recv, store: kindSQL, key: keyArgs, table: cls.Table}
+	if cls.Dedup != sqlclass.DedupNone {
+		c := &check{call: ci, pos: ci.Pos(), desc: desc, kind: ckSQL, recv: recv, store: knowledge.SQL, key: keyArgs, table: cls.Table, sqlDedup: cls.Dedup}
+		c.pooled = recv != nil && a.pool(txRoot(recv))
 		s.checks = append(s.checks, c)
 		a.rowsValues(s, c, call, vInt, implFresh, implDup, cls.Returning)
 	}
 	if query && cls.Lookup && !cls.Write {
-		c := &check{call: ci, pos: ci.Pos(), desc: desc, kind: ckLookup, recv: recv, store: kindSQL, key: keyArgs, table: lookupTable(desc)}
+		c := &check{call: ci, pos: ci.Pos(), desc: desc, kind: ckLookup, recv: recv, store: knowledge.SQL, key: keyArgs, table: sqlclass.FromTable(text)}
 		s.checks = append(s.checks, c)
 		a.rowsValues(s, c, call, vInt, implDup, implFresh, true)
 	}
-}
-
-// lookupTable finds the FROM table of a SELECT in a description.
-func lookupTable(desc string) string {
-	i := strings.Index(desc, "\"")
-	if i < 0 {
-		return ""
-	}
-	toks := tokenize(strings.Trim(desc[i:], "\"…"))
-	for j := 0; j+1 < len(toks); j++ {
-		if toks[j].is("from") {
-			return qualifiedName(toks, j+1)
-		}
-	}
-	return ""
 }
 
 // errOf returns the error value of a call: its error result, or the Error
@@ -744,7 +870,7 @@ func (a *pkgAnalysis) rowsValues(s *summary, c *check, call *ssa.Call, _ vkind, 
 			continue
 		}
 		for _, sc := range methodCalls(res, "Scan") {
-			set(errResult(sc), &dval{chk: c, kind: vErr, t: pos, s: zero, sentinel: "norows"})
+			set(errResult(sc), &dval{chk: c, kind: vErr, t: pos, s: zero, sentinel: knowledge.NoRows})
 			// Scanned values of a lookup: a bool or a count.
 			_, sargs := splitArgs(sc.Common())
 			for _, sa := range sargs {
@@ -806,6 +932,16 @@ func (a *pkgAnalysis) stmtQuery(v ssa.Value, depth int) ssa.Value {
 	if ex, ok := v.(*ssa.Extract); ok {
 		v = ex.Tuple
 	}
+	// A statement kept in a struct field, prepared where the struct was
+	// built: the query the program prepared into that field.
+	if ld, ok := v.(*ssa.UnOp); ok && ld.Op == token.MUL {
+		if fa, ok := ld.X.(*ssa.FieldAddr); ok {
+			if qs := a.stmtFields()[fieldKey(fa)]; len(qs) > 0 {
+				return qs[0]
+			}
+		}
+		return nil
+	}
 	call, ok := v.(*ssa.Call)
 	if !ok {
 		return nil
@@ -814,48 +950,166 @@ func (a *pkgAnalysis) stmtQuery(v ssa.Value, depth int) ssa.Value {
 	if fn == nil {
 		return nil
 	}
-	r := a.cat.find(fn, rolePrepare)
-	if r == nil {
+	_, args := splitArgs(call.Common())
+	r, ok := a.find(fn, knowledge.Prepare)
+	if !ok {
+		// A helper of the program that hands a statement back, maybe bound
+		// to a transaction (sqlutil.TxStmt(tx, stmt)): its statement.
+		if f := call.Call.StaticCallee(); f != nil && f.Blocks != nil && a.local(f.Pkg) {
+			if i := stmtParam(f); i >= 0 {
+				return a.stmtQuery(arg(call.Call.Args, i), depth+1)
+			}
+		}
 		return nil
 	}
-	_, args := splitArgs(call.Common())
 	if r.arg < 0 { // Tx.Stmt(stmt)
 		return a.stmtQuery(arg(args, 0), depth+1)
 	}
 	return arg(args, r.arg)
 }
 
+// stmtParam returns the index (in the call's arguments) of the only
+// parameter of f whose type is f's result type — a statement handed back —
+// or -1.
+func stmtParam(f *ssa.Function) int {
+	res := f.Signature.Results()
+	if res.Len() != 1 {
+		return -1
+	}
+	found := -1
+	for i, p := range f.Params {
+		if types.Identical(p.Type(), res.At(0).Type()) {
+			if found >= 0 {
+				return -1
+			}
+			found = i
+		}
+	}
+	return found
+}
+
+// stmtFields maps struct fields holding prepared statements to the queries
+// the program prepares into them: `s.insertStmt, err = db.Prepare(q)`, and
+// statement tables such as `StatementList{{&s.insertStmt, q}, …}` (a
+// literal pairing a pointer to a statement field with a query string).
+func (a *pkgAnalysis) stmtFields() map[string][]ssa.Value {
+	if a.stmts != nil {
+		return a.stmts
+	}
+	a.stmts = map[string][]ssa.Value{}
+	type pair struct {
+		field *ssa.FieldAddr
+		query ssa.Value
+		n, q  int
+	}
+	for _, fn := range a.funcs {
+		lits := map[ssa.Value]*pair{} // struct being filled -> its stores
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				st, ok := instr.(*ssa.Store)
+				if !ok {
+					continue
+				}
+				fa, ok := st.Addr.(*ssa.FieldAddr)
+				if !ok {
+					continue
+				}
+				val := peel(st.Val)
+				if ex, ok := val.(*ssa.Extract); ok {
+					val = ex.Tuple
+				}
+				if c, ok := val.(*ssa.Call); ok {
+					if r, ok := a.find(callee(c.Common()), knowledge.Prepare); ok && r.arg >= 0 {
+						_, args := splitArgs(c.Common())
+						if q := arg(args, r.arg); q != nil {
+							k := fieldKey(fa)
+							a.stmts[k] = append(a.stmts[k], q)
+						}
+					}
+					continue
+				}
+				p := lits[fa.X]
+				if p == nil {
+					p = &pair{}
+					lits[fa.X] = p
+				}
+				if ptr, ok := st.Val.(*ssa.FieldAddr); ok && a.cat.TypeRole(derefType(ptr.Type())) == knowledge.StmtType {
+					p.field = ptr
+					p.n++
+				} else if _, ok := constString(st.Val); ok || isStringGlobal(st.Val) {
+					p.query = st.Val
+					p.q++
+				}
+			}
+		}
+		for _, p := range lits {
+			if p.n == 1 && p.q == 1 {
+				k := fieldKey(p.field)
+				a.stmts[k] = append(a.stmts[k], p.query)
+			}
+		}
+	}
+	return a.stmts
+}
+
+// isStringGlobal reports whether v is a load of a package-level string.
+func isStringGlobal(v ssa.Value) bool {
+	ld, ok := v.(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return false
+	}
+	_, ok = ld.X.(*ssa.Global)
+	b, isBasic := ld.Type().Underlying().(*types.Basic)
+	return ok && isBasic && b.Kind() == types.String
+}
+
 // autoCommits reports whether the consumer a read is made on commits by
-// itself: a kafka-go Reader with a GroupID, a franz-go client made without
-// DisableAutoCommit (or AutoCommitMarks), a confluent consumer whose config
-// does not set enable.auto.commit. A franz-go or confluent consumer that
-// cannot be traced to its constructor counts as committing explicitly.
-func autoCommits(pkg string, recv ssa.Value) bool {
-	switch pkg {
-	case pKafkaGo:
-		return kafkaGroup(recv)
-	case pFranz:
-		call := constructor(recv, "NewClient")
-		if call == nil {
+// itself, as ac describes: a kafka-go Reader with a GroupID (one it cannot
+// trace counts as grouped, the usual case for consumers), a franz-go client
+// made without DisableAutoCommit (or AutoCommitMarks), a confluent consumer
+// whose config does not set enable.auto.commit. A consumer with options or
+// config keys that cannot be traced to its constructor counts as committing
+// explicitly.
+func autoCommits(ac *knowledge.AutoCommit, recv ssa.Value) bool {
+	if ac == nil {
+		return false
+	}
+	call := constructor(recv, ac.Ctor)
+	switch {
+	case ac.GroupField != "":
+		if call == nil || len(call.Call.Args) == 0 {
+			return true
+		}
+		vals, found := storedField(call.Call.Args[0], ac.GroupField)
+		if !found {
+			return true
+		}
+		for _, x := range vals {
+			if s, ok := constString(x); !ok || s != "" {
+				return true
+			}
+		}
+		return false
+	case len(ac.ManualOptions)+len(ac.GroupOptions) > 0:
+		if call == nil || len(call.Call.Args) == 0 {
 			return false
 		}
-		group := false
+		group := len(ac.GroupOptions) == 0
 		for _, f := range reachedCalls(arg(call.Call.Args, len(call.Call.Args)-1)) {
-			switch f.Name() {
-			case "DisableAutoCommit", "AutoCommitMarks":
+			if slices.Contains(ac.ManualOptions, f.Name()) {
 				return false
-			case "ConsumerGroup":
+			}
+			if slices.Contains(ac.GroupOptions, f.Name()) {
 				group = true
 			}
 		}
 		return group
-	case pConfluent, pConfluentV1:
-		call := constructor(recv, "NewConsumer")
-		if call == nil {
+	case len(ac.ManualKeys) > 0:
+		if call == nil || len(call.Call.Args) == 0 {
 			return false
 		}
 		for _, str := range reachedStrings(call.Call.Args[0]) {
-			if str == "enable.auto.commit" || str == "enable.auto.offset.store" {
+			if slices.Contains(ac.ManualKeys, str) {
 				return false
 			}
 		}
@@ -880,33 +1134,9 @@ func constructor(v ssa.Value, name string) *ssa.Call {
 	return nil
 }
 
-// kafkaGroup reports whether a kafka-go Reader was configured with a
-// GroupID (then ReadMessage commits as it reads). A reader it cannot trace
-// counts as grouped, the usual case for consumers.
-func kafkaGroup(recv ssa.Value) bool {
-	v := peel(recv)
-	call, ok := v.(*ssa.Call)
-	if !ok {
-		return true
-	}
-	fn := callee(call.Common())
-	if fn == nil || fn.Name() != "NewReader" {
-		return true
-	}
-	vals, found := storedField(call.Call.Args[0], "GroupID")
-	if !found {
-		return true
-	}
-	for _, x := range vals {
-		if s, ok := constString(x); !ok || s != "" {
-			return true
-		}
-	}
-	return false
-}
-
-// httpMethod returns the method of a request built by http.NewRequest(WithContext).
-func httpMethod(req ssa.Value) (string, bool) {
+// httpMethod returns the method of a request built by a request
+// constructor of the catalog (http.NewRequest(WithContext)).
+func (a *pkgAnalysis) httpMethod(req ssa.Value) (string, bool) {
 	v := peel(req)
 	if ex, ok := v.(*ssa.Extract); ok {
 		v = ex.Tuple
@@ -916,20 +1146,12 @@ func httpMethod(req ssa.Value) (string, bool) {
 		return "", false
 	}
 	fn := callee(call.Common())
-	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != pHTTP {
+	r, ok := a.find(fn, knowledge.NewRequest)
+	if !ok {
 		return "", false
 	}
-	idx := -1
-	switch fn.Name() {
-	case "NewRequest":
-		idx = 0
-	case "NewRequestWithContext":
-		idx = 1
-	}
-	if idx < 0 {
-		return "", false
-	}
-	m, ok := constString(call.Call.Args[idx])
+	_, args := splitArgs(call.Common())
+	m, ok := constString(arg(args, r.arg))
 	return strings.ToUpper(m), ok
 }
 
@@ -948,11 +1170,12 @@ func (a *pkgAnalysis) idempotencyKey(ci ssa.CallInstruction) (keyed bool, param 
 			switch in := instr.(type) {
 			case *ssa.Call:
 				f := callee(in.Common())
-				if f != nil && (f.FullName() == "(net/http.Header).Set" || f.FullName() == "(net/http.Header).Add") && len(in.Call.Args) >= 3 {
-					key, val = in.Call.Args[1], in.Call.Args[2]
+				if r, ok := a.find(f, knowledge.HeaderSet); ok {
+					_, hargs := splitArgs(in.Common())
+					key, val = arg(hargs, r.arg), arg(hargs, r.key)
 				}
 			case *ssa.MapUpdate:
-				if n, ok := types.Unalias(in.Map.Type()).(*types.Named); ok && n.Obj().Name() == "Header" {
+				if a.cat.TypeRole(in.Map.Type()) == knowledge.HeaderType {
 					key, val = in.Key, in.Value
 				}
 			}
@@ -1022,8 +1245,8 @@ func nonEmptyParam(fn *ssa.Function, b *ssa.BasicBlock) int {
 // gormCreateClass classifies a gorm Create by the clauses on its receiver
 // chain: OnConflict{DoNothing: true} and INSERT IGNORE are dedup inserts,
 // OnConflict{UpdateAll or DoUpdates} an idempotent upsert.
-func (a *pkgAnalysis) gormCreateClass(recv ssa.Value) sqlClass {
-	cls := sqlClass{Known: true, Write: true, Insert: true, Reason: "Create adds a row on every delivery"}
+func (a *pkgAnalysis) gormCreateClass(recv ssa.Value) sqlclass.Class {
+	cls := sqlclass.Class{Known: true, Write: true, Insert: true, Reason: "Create adds a row on every delivery"}
 	v := recv
 	for range 12 {
 		call, ok := peel(v).(*ssa.Call)
@@ -1031,30 +1254,36 @@ func (a *pkgAnalysis) gormCreateClass(recv ssa.Value) sqlClass {
 			break
 		}
 		fn := callee(call.Common())
-		if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != pGorm {
+		if fn == nil || fn.Pkg() == nil {
+			break
+		}
+		orm := a.cat.ORM(fn.Pkg().Path())
+		if orm == nil {
 			break
 		}
 		r, args := splitArgs(call.Common())
-		if fn.Name() == "Clauses" {
+		if fn.Name() == orm.Clauses {
 			for _, x := range args {
 				walk(x, 8, func(y ssa.Value) bool {
 					n, ok := types.Unalias(derefType(y.Type())).(*types.Named)
-					if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != pGormClause {
+					if !ok || n.Obj().Pkg() == nil || knowledge.NormPath(n.Obj().Pkg().Path()) != orm.ClausePkg {
 						return true
 					}
 					switch n.Obj().Name() {
-					case "OnConflict":
-						if vals, _ := storedField(y, "DoNothing"); anyTrue(vals) {
-							cls = sqlClass{Known: true, Write: true, Idempotent: true, Dedup: dedupInsertNothing}
-						} else if vals, _ := storedField(y, "UpdateAll"); anyTrue(vals) {
-							cls = sqlClass{Known: true, Write: true, Idempotent: true}
-						} else if vals, _ := storedField(y, "DoUpdates"); len(vals) > 0 {
-							cls = sqlClass{Known: true, Write: true, Idempotent: true}
+					case orm.Conflict:
+						if vals, _ := storedField(y, orm.DoNothing); anyTrue(vals) {
+							cls = sqlclass.Class{Known: true, Write: true, Idempotent: true, Dedup: sqlclass.DedupInsertNothing}
+							return true
 						}
-					case "Insert":
-						if vals, _ := storedField(y, "Modifier"); len(vals) > 0 {
+						for _, u := range orm.Upsert {
+							if vals, _ := storedField(y, u); len(vals) > 0 && (anyTrue(vals) || !allBool(vals)) {
+								cls = sqlclass.Class{Known: true, Write: true, Idempotent: true}
+							}
+						}
+					case orm.Insert:
+						if vals, _ := storedField(y, orm.Modifier); len(vals) > 0 {
 							if m, _ := constString(vals[0]); strings.Contains(strings.ToUpper(m), "IGNORE") {
-								cls = sqlClass{Known: true, Write: true, Idempotent: true, Dedup: dedupInsertNothing}
+								cls = sqlclass.Class{Known: true, Write: true, Idempotent: true, Dedup: sqlclass.DedupInsertNothing}
 							}
 						}
 					}
@@ -1074,6 +1303,16 @@ func derefType(t types.Type) types.Type {
 	return t
 }
 
+// allBool reports whether every value is a boolean constant.
+func allBool(vals []ssa.Value) bool {
+	for _, v := range vals {
+		if _, ok := constBool(v); !ok {
+			return false
+		}
+	}
+	return true
+}
+
 func anyTrue(vals []ssa.Value) bool {
 	for _, v := range vals {
 		if b, ok := constBool(v); ok && b {
@@ -1086,7 +1325,7 @@ func anyTrue(vals []ssa.Value) bool {
 // gormUpdateClass classifies a gorm Update/Updates by rebuilding its SQL:
 // the gorm.Expr values it sets and the Where conditions of its receiver
 // chain ("UPDATE t SET col = col - ? WHERE status = ?").
-func (a *pkgAnalysis) gormUpdateClass(recv ssa.Value, args []ssa.Value, r *rule) sqlClass {
+func (a *pkgAnalysis) gormUpdateClass(recv ssa.Value, args []ssa.Value, r bound) sqlclass.Class {
 	var sets []string
 	col := ""
 	if r.arg == 1 {
@@ -1099,16 +1338,11 @@ func (a *pkgAnalysis) gormUpdateClass(recv ssa.Value, args []ssa.Value, r *rule)
 				return true
 			}
 			fn := callee(call.Common())
-			if fn != nil && fn.Name() == "Expr" && fn.Pkg() != nil && fn.Pkg().Path() == pGorm {
+			if fn != nil && fn.Pkg() != nil && a.cat.ORM(fn.Pkg().Path()) != nil && fn.Name() == a.cat.ORM(fn.Pkg().Path()).Expr {
 				if e, ok := constString(call.Call.Args[0]); ok {
 					c := col
 					if c == "" {
-						for _, t := range tokenize(e) {
-							if t.ident() {
-								c = t.s
-								break
-							}
-						}
+						c = sqlclass.FirstIdent(e)
 					}
 					sets = append(sets, c+" = "+e)
 				}
@@ -1124,11 +1358,11 @@ func (a *pkgAnalysis) gormUpdateClass(recv ssa.Value, args []ssa.Value, r *rule)
 			break
 		}
 		fn := callee(call.Common())
-		if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != pGorm {
+		if fn == nil || fn.Pkg() == nil || a.cat.ORM(fn.Pkg().Path()) == nil {
 			break
 		}
 		rv, cargs := splitArgs(call.Common())
-		if fn.Name() == "Where" {
+		if fn.Name() == a.cat.ORM(fn.Pkg().Path()).Where {
 			if w, ok := constString(arg(cargs, 0)); ok {
 				wheres = append(wheres, "("+w+")")
 			}
@@ -1145,7 +1379,7 @@ func (a *pkgAnalysis) gormUpdateClass(recv ssa.Value, args []ssa.Value, r *rule)
 	if len(wheres) > 0 {
 		q += " WHERE " + strings.Join(wheres, " AND ")
 	}
-	return classifySQL(q)
+	return sqlclass.Classify(q)
 }
 
 var stdRoots = map[string]bool{}
@@ -1196,7 +1430,7 @@ func (a *pkgAnalysis) implEffects(m *types.Func) []implEffect {
 	var out []implEffect
 	scopes := []*types.Package{a.pass.Pkg}
 	for _, imp := range a.pass.Pkg.Imports() {
-		if !stdPath(imp.Path()) && !a.cat.paths[normPath(imp.Path())] {
+		if !stdPath(imp.Path()) && !a.cat.Known(knowledge.NormPath(imp.Path())) {
 			scopes = append(scopes, imp)
 		}
 	}
@@ -1231,7 +1465,7 @@ func (a *pkgAnalysis) implEffects(m *types.Func) []implEffect {
 					}
 				} else {
 					var ef effectsFact
-					if a.pass.ImportObjectFact(impl, &ef) && !ef.Root {
+					if a.importFact(impl, &ef) && !ef.Root {
 						for _, e := range ef.Effects {
 							out = append(out, implEffect{label, e, a.posFor(e)})
 						}

@@ -95,191 +95,69 @@
 // Messages name the effect and the handler and end with the code in
 // parentheses, like staticcheck's; each diagnostic's Category is its code.
 //
+// # Two modes
+//
+// Standalone, idemlint ./... (cmd/idemlint) checks the whole program: it
+// loads every package of the modules the patterns are in from source (their
+// dependencies from export data: the catalog describes client libraries),
+// builds SSA for all of it and resolves calls through interfaces and func
+// values with a call graph (VTA over the program's own functions, seeded by
+// the program's implementations of each interface method). So it sees what
+// real services do: effects behind repository interfaces whose only
+// implementation, in another package, is wired in by main; service structs
+// several calls deep; handlers registered through the service's own helper
+// (a batch consumer that acks by the handler's bool, a router with a
+// dispatch map, a select loop), which become handlers themselves, with
+// IDEM003 when they return the acking value after a failure and IDEM002
+// when a goroutine is not waited for before that return; func-typed fields
+// and parameters. See CheckProgram.
+//
+// As a vet tool (go vet -vettool, golangci-lint, idemlint -modular), the
+// analyzer is modular: it sees one package at a time and other packages
+// through facts, so it cannot see
+//
+//   - an implementation wired in only by main (not imported by the
+//     handler's package): the call through its interface is no effect;
+//   - a handler registered through a helper of another package, or
+//     reached through a func value stored in a field or a map (dispatch
+//     tables): it is a handler only by its message parameter or
+//     //idem:handler;
+//   - an ack made inside a helper of another package, or a helper's ack by
+//     a handler's result;
+//   - prepared statements set up in another package.
+//
+// Both modes use the same rules and the same catalog; on code where the
+// modular view suffices they report the same findings.
+//
 // # Limits
 //
-// SSA is built by the analyzer itself, only for packages that use a
-// catalogued client, a function with an idem fact, a flagged name or an
-// //idem: directive; requiring buildssa would build it (and run ctrlflow)
-// for every package, since facts make the analyzer run on all dependencies.
-// Over std (362 packages, already loaded) idemlint takes 0.2 s, buildssa
-// alone 5 s. Because the analyzer has facts, a driver must analyse every
-// dependency: cmd/idemlint therefore runs through go vet, which uses the
-// build cache and export data and caches facts and findings per package
-// (std: 0.89× go vet cold, about 1.0× warm; BENCHMARKS.md).
-// A short list of functions that never return (log.Fatal, os.Exit, zap's
-// and logrus's Fatal) stands in for ctrlflow's facts.
+// In modular mode SSA is built by the analyzer itself, only for packages
+// that use a catalogued client, a function with an idem fact, a flagged
+// name or an //idem: directive; requiring buildssa would build it (and run
+// ctrlflow) for every package, since facts make the analyzer run on all
+// dependencies. A short list of functions that never return (log.Fatal,
+// os.Exit, zap's and logrus's Fatal) stands in for ctrlflow's facts.
 //
-// Calls through function values stored in fields or maps (dispatch tables)
-// are not followed. A handler that receives its message wrapped in a type of
-// its own is a root only when marked //idem:handler. An ack made inside a
-// helper of another package is not seen as an ack. A kafka-go reader that cannot be traced to NewReader
-// counts as grouped; franz-go and confluent consumers that cannot be traced
-// to their constructor count as committing explicitly. An implementation
-// wired in only by main (not imported by the handler's package) is not
-// seen. A dedup key that
-// cannot be followed counts as depending on the message. The interface
-// policy's default (annotated) is the precise one; -iface=verbs trades
-// precision for recall on repositories behind interfaces.
+// A kafka-go reader that cannot be traced to NewReader counts as grouped;
+// franz-go and confluent consumers that cannot be traced to their
+// constructor count as committing explicitly. A dedup key that cannot be
+// followed counts as depending on the message. A closure called through a
+// func value (a callback handed to a writer or a retry helper) is judged
+// where it is made. A queue the program implements itself (a disk queue, a
+// table polled by SQL) has no handlers until a rules file says which call
+// fetches its messages. The interface policy's default (annotated) is the
+// precise one; -iface=verbs trades precision for recall on interfaces the
+// program does not implement.
 //
-// # IDEM001
+// # Diagnostics
 //
-// An effect in a handler with no dedup check guarding it. A redelivery
-// performs it again.
-//
-// Bad:
-//
-//	func handle(ctx context.Context, d amqp.Delivery) error {
-//		_, err := db.ExecContext(ctx, `UPDATE stock SET qty = qty - $1 WHERE sku = $2`, qty, sku)
-//		return err
-//	}
-//
-// Good:
-//
-//	out, err := store.Do(ctx, "deduct_inventory", key, fp, func(ctx context.Context, tx *sql.Tx) error {
-//		_, err := tx.ExecContext(ctx, `UPDATE stock SET qty = qty - $1 WHERE sku = $2`, qty, sku)
-//		return err
-//	})
-//
-// # IDEM002
-//
-// The message is acked (or a goroutine doing the effect is not waited for)
-// before the effect: a crash in between loses the message. Paths stop at the
-// loop's next message, so an ack in one iteration does not precede the next
-// iteration's effect.
-//
-// Bad:
-//
-//	d.Ack(false)
-//	_, err := db.ExecContext(ctx, `UPDATE users SET points = points + $1 WHERE id = $2`, n, user)
-//
-// Good:
-//
-//	if _, err := h.Handle(ctx, d.Body); err != nil {
-//		return d.Nack(false, true)
-//	}
-//	return d.Ack(false)
-//
-// # IDEM003
-//
-// The message is acked on a failure path — after the effect or a processing
-// step failed, in a deferred ack, or by returning success from a handler
-// acked by its return (asynq, watermill, RocketMQ): the error is swallowed
-// and the message lost. Acking a message that cannot be decoded, or a
-// duplicate, is not a failure.
-//
-// Bad:
-//
-//	defer m.Ack()
-//	if err := apply(ctx, m); err != nil {
-//		log.Print(err)
-//	}
-//
-// Good:
-//
-//	if err := apply(ctx, m); err != nil {
-//		m.Nack()
-//		return
-//	}
-//	m.Ack()
-//
-// # IDEM004
-//
-// A dedup check whose result never decides a branch: the effect after it
-// runs for duplicates too.
-//
-// Bad:
-//
-//	rdb.SetNX(ctx, "seen:"+id, 1, 24*time.Hour)
-//	rdb.IncrBy(ctx, "points:"+user, n)
-//
-// Good:
-//
-//	ok, err := rdb.SetNX(ctx, "seen:"+id, 1, 24*time.Hour).Result()
-//	if err != nil || !ok {
-//		return err
-//	}
-//
-// # IDEM005
-//
-// A check-then-act dedup (reported with -strict): a lookup of the key, then
-// a write of it. Two concurrent deliveries both pass the lookup.
-//
-// Bad:
-//
-//	err := tx.QueryRowContext(ctx, `SELECT 1 FROM processed WHERE id = $1`, id).Scan(&one)
-//	if err == nil {
-//		return nil
-//	}
-//	if !errors.Is(err, sql.ErrNoRows) {
-//		return err
-//	}
-//	tx.ExecContext(ctx, `INSERT INTO processed (id) VALUES ($1)`, id)
-//
-// Good:
-//
-//	res, err := tx.ExecContext(ctx, `INSERT INTO processed (id) VALUES ($1) ON CONFLICT DO NOTHING`, id)
-//	if n, _ := res.RowsAffected(); n == 0 {
-//		return nil
-//	}
-//
-// # IDEM006
-//
-// The dedup record and the effect are written in different transactions (the
-// check through db, the effect through tx; both through a pool; a Redis SETNX
-// then an INCRBY; an apply function that ignores the transaction it is
-// given): a crash between them leaves the record without the effect.
-//
-// Bad:
-//
-//	res, _ := db.ExecContext(ctx, `INSERT INTO processed (id) VALUES ($1) ON CONFLICT DO NOTHING`, id)
-//	if n, _ := res.RowsAffected(); n == 1 {
-//		db.ExecContext(ctx, `UPDATE users SET points = points + $1 WHERE id = $2`, n, user)
-//	}
-//
-// Good:
-//
-//	tx, _ := db.BeginTx(ctx, nil)
-//	res, _ := tx.ExecContext(ctx, `INSERT INTO processed (id) VALUES ($1) ON CONFLICT DO NOTHING`, id)
-//	if n, _ := res.RowsAffected(); n == 1 {
-//		tx.ExecContext(ctx, `UPDATE users SET points = points + $1 WHERE id = $2`, n, user)
-//	}
-//	tx.Commit()
-//
-// # IDEM007
-//
-// An auto-ack or auto-commit consumer whose handler has effects: amqp
-// Consume with autoAck true, kafka-go ReadMessage on a reader with a
-// GroupID, a franz-go client made without kgo.DisableAutoCommit (or
-// AutoCommitMarks), a confluent-kafka-go consumer whose ConfigMap does not
-// set enable.auto.commit, legacy nats.go JetStream Subscribe without
-// nats.ManualAck(). The broker forgets the message before the effect; a
-// crash loses it.
-//
-// Bad:
-//
-//	msgs, _ := ch.Consume("orders", "", true, false, false, false, nil)
-//
-// Good:
-//
-//	msgs, _ := ch.Consume("orders", "", false, false, false, false, nil)
-//	for d := range msgs {
-//		if err := handle(ctx, d); err != nil {
-//			d.Nack(false, true)
-//			continue
-//		}
-//		d.Ack(false)
-//	}
-//
-// # IDEM000
-//
-// A malformed //idem: directive: an //idem:ignore without a known code or
-// without a reason, or an unknown directive. It suppresses nothing.
-//
-// Bad:
-//
-//	//idem:ignore IDEM001
-//
-// Good:
-//
-//	//idem:ignore IDEM001 the ledger has a unique index on the event id
+// Each code is documented beside its rule (idem000.go … idem007.go; see
+// Docs) with a bad and a good example; the pages of docs/idemlint are
+// generated from that documentation, and each finding's URL points to its
+// page. IDEM000 reports a malformed //idem: directive; IDEM001 an effect
+// with no dedup check guarding it; IDEM002 an ack before the effect;
+// IDEM003 an ack on a failure path; IDEM004 a dedup check whose result
+// decides nothing; IDEM005 (with -strict) check-then-act dedup; IDEM006 a
+// dedup record and its effect in different transactions; IDEM007 an
+// auto-ack consumer with effects.
 package analyzer

@@ -1,67 +1,68 @@
 package analyzer
 
 import (
-	"go/parser"
-	"go/token"
+	"flag"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 )
 
-// TestDocCodes keeps the package documentation in sync with the codes the
-// analyzer can emit: every code has a section with a bad and a good example,
-// every section is a code, and every code appears in the analyzer's source.
-func TestDocCodes(t *testing.T) {
-	f, err := parser.ParseFile(token.NewFileSet(), "doc.go", doc, parser.ParseComments|parser.PackageClauseOnly)
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := f.Doc.Text()
-	sections := map[string]string{}
-	var order []string
-	heading := regexp.MustCompile(`(?m)^# (IDEM\d{3})$`)
-	idx := heading.FindAllStringSubmatchIndex(text, -1)
-	for i, m := range idx {
-		end := len(text)
-		if i+1 < len(idx) {
-			end = idx[i+1][0]
+var update = flag.Bool("update", false, "rewrite docs/idemlint from the codes' documentation")
+
+// TestCodeDocs keeps each code's documentation whole: a title, a text, a bad
+// and a good example; every code is reported by its rule's file; and the
+// pages of docs/idemlint are what the documentation generates (go test
+// -run TestCodeDocs -update ./analyzer/ rewrites them).
+func TestCodeDocs(t *testing.T) {
+	seen := map[Code]bool{}
+	for _, d := range Docs() {
+		if seen[d.Code] {
+			t.Errorf("%s documented twice", d.Code)
 		}
-		code := text[m[2]:m[3]]
-		sections[code] = text[m[1]:end]
-		order = append(order, code)
-	}
-	known := map[string]bool{}
-	for _, c := range codes {
-		known[c.code] = true
-		sec, ok := sections[c.code]
-		if !ok {
-			t.Errorf("%s (%s) has no section in doc.go", c.code, c.title)
+		seen[d.Code] = true
+		if d.Title == "" || d.Text == "" || d.Bad == "" || d.Good == "" {
+			t.Errorf("%s: documentation lacks a title, a text or an example", d.Code)
+		}
+		file := "idem" + strings.TrimPrefix(string(d.Code), "IDEM") + ".go"
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Errorf("%s: no file %s for its rule and documentation", d.Code, file)
 			continue
 		}
-		if !strings.Contains(sec, "Bad:") || !strings.Contains(sec, "Good:") {
-			t.Errorf("section %s lacks a bad or a good example", c.code)
-		}
-	}
-	for _, code := range order {
-		if !known[code] {
-			t.Errorf("doc.go documents %s, which the analyzer does not emit", code)
-		}
-	}
-	// Every code is reported somewhere in the source.
-	src := ""
-	for _, name := range []string{"report.go", "analyzer.go"} {
-		b, err := readFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		src += b
-	}
-	for _, c := range codes {
-		if !strings.Contains(src, `"`+c.code+`"`) {
-			t.Errorf("%s is never reported", c.code)
+		if d.Code != IDEM000 && !regexp.MustCompile(`a\.report\(`+string(d.Code)+`,`).Match(src) {
+			t.Errorf("%s is never reported in %s", d.Code, file)
 		}
 	}
 	if Analyzer.Doc == "" || strings.Contains(Analyzer.Doc, "# ") {
 		t.Errorf("Analyzer.Doc is not the analyzer section: %q", Analyzer.Doc)
+	}
+	dir := filepath.Join("..", "docs", "idemlint")
+	pages := map[string]string{"README.md": docsIndex()}
+	for _, d := range Docs() {
+		pages[string(d.Code)+".md"] = docPage(d)
+	}
+	if *update {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for name, text := range pages {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for name, text := range pages {
+		got, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil || string(got) != text {
+			t.Errorf("docs/idemlint/%s is stale or missing: run go test -run TestCodeDocs -update ./analyzer/", name)
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if _, ok := pages[e.Name()]; !ok {
+			t.Errorf("docs/idemlint/%s belongs to no code", e.Name())
+		}
 	}
 }

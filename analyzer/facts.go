@@ -5,6 +5,8 @@ import (
 	"go/token"
 	"path/filepath"
 	"strings"
+
+	"github.com/idemkit/idem/analyzer/knowledge"
 )
 
 // Facts carry what a function does to callers in other packages, in
@@ -21,12 +23,13 @@ type effectsFact struct {
 // factEffect is one effect of a function, where it really happens.
 type factEffect struct {
 	Desc        string
-	Kind        effectKind
+	Kind        knowledge.Kind
 	File        string
 	Line, Col   int
-	QueryParam  int // >= 0: SQL text comes from this parameter; the caller's constant decides
-	ErrResult   int // >= 0: a plain INSERT whose error is returned as this result (a unique-violation check for callers)
-	HeaderParam int // >= 0: an HTTP call whose Idempotency-Key is this parameter (sent when not empty); the caller's argument decides
+	QueryParam  int  // >= 0: SQL text comes from this parameter; the caller's constant decides
+	ErrResult   int  // >= 0: a plain INSERT whose error is returned as this result (a unique-violation check for callers)
+	HeaderParam int  // >= 0: an HTTP call whose Idempotency-Key is this parameter (sent when not empty); the caller's argument decides
+	Pooled      bool // the effect runs on a pool: it commits on its own
 }
 
 func (*effectsFact) AFact() {}
@@ -84,9 +87,10 @@ type dedupFact struct {
 	Result   int
 	Kind     vkind
 	T, F, S  impl
-	Sentinel string     // vErr: the sentinel error's qualified name, if any
-	KeyParam int        // the parameter the key comes from, -1 if unknown
-	Store    effectKind // where the dedup record is written (kindSQL, kindRedis), 0 if unknown
+	Sentinel string         // vErr: the sentinel error's qualified name, if any
+	KeyParam int            // the parameter the key comes from, -1 if unknown
+	Store    knowledge.Kind // where the dedup record is written (knowledge.SQL, knowledge.Redis), 0 if unknown
+	Pooled   bool           // the record is written on a pool: it commits on its own
 }
 
 func (*dedupFact) AFact() {}
@@ -135,7 +139,7 @@ func (*pkgFact) AFact() {}
 
 func (*pkgFact) String() string { return "idemfacts" }
 
-func toFactEffect(fset *token.FileSet, pos token.Pos, desc string, kind effectKind) factEffect {
+func toFactEffect(fset *token.FileSet, pos token.Pos, desc string, kind knowledge.Kind) factEffect {
 	p := fset.Position(pos)
 	return factEffect{Desc: desc, Kind: kind, File: p.Filename, Line: p.Line, Col: p.Column, QueryParam: -1, ErrResult: -1, HeaderParam: -1}
 }

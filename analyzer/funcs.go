@@ -7,6 +7,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/idemkit/idem/analyzer/internal/sqlclass"
+	"github.com/idemkit/idem/analyzer/knowledge"
+
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 )
@@ -14,21 +17,57 @@ import (
 // pkgAnalysis is the analysis of one package: its SSA, a summary of each of
 // its functions (effects, checks, decisions), and the diagnostics.
 type pkgAnalysis struct {
-	pass    *analysis.Pass
-	cat     *catalog
-	cfg     *config
-	dirs    *directives
-	prog    *ssa.Program
-	pkg     *ssa.Package
-	funcs   []*ssa.Function
-	sums    map[*ssa.Function]*summary
-	globals map[*ssa.Global][]ssa.Value
-	uses    map[*ssa.Function]*funcUses
-	files   map[string]*token.File
-	seen    map[string]bool // reported diagnostics: pos + code
-	impls   map[*types.Func][]implEffect
-	fields  map[string][]ssa.Value
-	fresh   map[*types.Func]string // freshFunc's answers
+	fset *token.FileSet
+	// pass is the package's pass in modular mode (one package at a time,
+	// other packages known through facts); nil for a whole program.
+	pass *analysis.Pass
+	emit func(Finding)
+	cat  *knowledge.Catalog
+	cfg  *config
+	dirs *directives
+	prog *ssa.Program
+	pkg  *ssa.Package // modular mode: the package analysed
+	// pkgs, for a whole program: the packages built from syntax, whose
+	// functions are analysed; callees: the functions a dynamic call (an
+	// interface method or a func value) can reach, from the call graph.
+	pkgs    map[*ssa.Package]bool
+	callees map[ssa.CallInstruction][]*ssa.Function
+	// dispatched: functions a message is dispatched to through a func value
+	// or an interface (a handler registered with a helper), and registered:
+	// those handed to a registration API; both are handlers.
+	dispatched map[*ssa.Function]bool
+	registered map[*ssa.Function]bool
+	// resultAck: handlers whose dispatcher acks the message by one of
+	// their results (true, or a nil error).
+	resultAck map[*ssa.Function]resultAck
+	funcs     []*ssa.Function
+	sums      map[*ssa.Function]*summary
+	globals   map[*ssa.Global][]ssa.Value
+	uses      map[*ssa.Function]*funcUses
+	files     map[string]*token.File
+	seen      map[string]bool // reported diagnostics: pos + code
+	impls     map[*types.Func][]implEffect
+	fields    map[string][]ssa.Value
+	stmts     map[string][]ssa.Value // prepared statements kept in fields (stmtFields)
+	fresh     map[*types.Func]string // freshFunc's answers
+}
+
+// local reports whether p's functions are analysed here (their summaries
+// are known), rather than known through facts.
+func (a *pkgAnalysis) local(p *ssa.Package) bool {
+	if p == nil {
+		return false
+	}
+	if a.pkgs != nil {
+		return a.pkgs[p]
+	}
+	return p == a.pkg
+}
+
+// importFact imports obj's fact of fact's type from another package, in
+// modular mode; a whole program has no facts (it sees every body).
+func (a *pkgAnalysis) importFact(obj types.Object, fact analysis.Fact) bool {
+	return a.pass != nil && a.pass.ImportObjectFact(obj, fact)
 }
 
 // funcUses counts how a function of the package is used: called statically,
@@ -38,17 +77,24 @@ type funcUses struct {
 	values int
 }
 
-func newPkgAnalysis(pass *analysis.Pass, cat *catalog, cfg *config, dirs *directives) *pkgAnalysis {
-	return &pkgAnalysis{pass: pass, cat: cat, cfg: cfg, dirs: dirs,
+func newPkgAnalysis(pass *analysis.Pass, cat *knowledge.Catalog, cfg *config, dirs *directives) *pkgAnalysis {
+	a := newAnalysis(pass.Fset, cat, cfg, dirs)
+	a.pass, a.emit = pass, func(f Finding) { pass.Report(f.Diagnostic) }
+	return a
+}
+
+func newAnalysis(fset *token.FileSet, cat *knowledge.Catalog, cfg *config, dirs *directives) *pkgAnalysis {
+	return &pkgAnalysis{fset: fset, cat: cat, cfg: cfg, dirs: dirs,
 		sums: map[*ssa.Function]*summary{}, uses: map[*ssa.Function]*funcUses{}, seen: map[string]bool{},
-		fresh: map[*types.Func]string{}}
+		fresh: map[*types.Func]string{}, dispatched: map[*ssa.Function]bool{}, registered: map[*ssa.Function]bool{},
+		resultAck: map[*ssa.Function]resultAck{}}
 }
 
 // build creates the package's SSA (as buildssa does, without ctrlflow: a
 // short list of functions that never return stands in for its facts).
 func (a *pkgAnalysis) build() {
-	a.prog = ssa.NewProgram(a.pass.Fset, ssaMode)
-	a.prog.SetNoReturn(noReturn)
+	a.prog = ssa.NewProgram(a.fset, ssaMode)
+	a.prog.SetNoReturn(a.cat.NoReturn)
 	for _, p := range a.pass.Pkg.Imports() {
 		a.prog.CreatePackage(p, nil, nil, true)
 	}
@@ -82,11 +128,23 @@ func (a *pkgAnalysis) build() {
 
 func (a *pkgAnalysis) run() {
 	a.build()
+	a.findHandlers()
+	a.analyseAll()
+	a.exportFacts()
+	a.checkAll()
+}
+
+// analyseAll summarises every function.
+func (a *pkgAnalysis) analyseAll() {
 	a.countUses()
 	for _, fn := range a.funcs {
 		a.summary(fn)
 	}
-	a.exportFacts()
+}
+
+// checkAll reports the diagnostics of every function, then the malformed
+// directives.
+func (a *pkgAnalysis) checkAll() {
 	for _, fn := range a.funcs {
 		a.check(fn)
 	}
@@ -150,6 +208,7 @@ func (a *pkgAnalysis) countUses() {
 // summary is what the analysis knows about one function.
 type summary struct {
 	fn      *ssa.Function
+	cat     *knowledge.Catalog
 	state   uint8 // 0 new, 1 in progress, 2 done
 	root    bool  // a handler: receives a message, or loops over a source
 	param   bool  // a root by a message parameter (one message per call)
@@ -175,6 +234,7 @@ type summary struct {
 
 	failures   []*decision              // error branches: fresh holds the failure side
 	guardWork  map[ssa.Instruction]*occ // guard calls as work (workAt), built lazily
+	dispatch   map[ssa.Instruction]*occ // calls that dispatch the message to a handler, as work
 	benign     []benignSide
 	sqlWrites  map[string]bool
 	redisMarks int
@@ -183,8 +243,8 @@ type summary struct {
 // marks reports whether a lookup's key is recorded afterwards (an SQL write
 // to its table, a Redis write): a lookup-then-act dedup, not a mere read.
 func (s *summary) marks(c *check) bool {
-	if c.store == kindRedis {
-		return s.redisMarks > 0 || len(s.occs) > 0 && hasKind(s.occs, kindRedis)
+	if c.store == knowledge.Redis {
+		return s.redisMarks > 0 || len(s.occs) > 0 && hasKind(s.occs, knowledge.Redis)
 	}
 	return c.table != "" && s.sqlWrites[c.table]
 }
@@ -300,7 +360,7 @@ func pathTo(start []*ssa.BasicBlock, to, skip *ssa.BasicBlock, next func(*ssa.Ba
 // transaction (WATCH key; EXISTS key; MULTI SET key … EXEC), which makes the
 // lookup and the record atomic.
 func (a *pkgAnalysis) nestedMarks(s *summary, c *check) bool {
-	if c.store != kindRedis {
+	if c.store != knowledge.Redis {
 		return false
 	}
 	for _, f := range s.fn.AnonFuncs {
@@ -311,7 +371,7 @@ func (a *pkgAnalysis) nestedMarks(s *summary, c *check) bool {
 	return false
 }
 
-func hasKind(os []*occ, k effectKind) bool {
+func hasKind(os []*occ, k knowledge.Kind) bool {
 	for _, o := range os {
 		if o.kind == k && o.direct {
 			return true
@@ -326,7 +386,7 @@ type occ struct {
 	instr     ssa.Instruction
 	pos       token.Pos
 	desc      string
-	kind      effectKind
+	kind      knowledge.Kind
 	recv      ssa.Value // the client/transaction used, when direct
 	direct    bool
 	inner     token.Pos // where the effect really is (for Related)
@@ -339,6 +399,7 @@ type occ struct {
 	guardedBy *check
 	covered   *check // an IDEM004 check before it
 	fromCheck *check // a unique insert turned into a check
+	pooled    bool   // the effect runs on a pool: it commits on its own
 }
 
 // check is a dedup check in a function.
@@ -348,12 +409,14 @@ type check struct {
 	desc      string
 	kind      checkKind
 	recv      ssa.Value
-	store     effectKind
+	store     knowledge.Kind
 	key       ssa.Value
 	table     string
 	decided   bool
 	invalid   string // why it guards nothing: "lock", "no mark", or a fresh key
 	decisions []*decision
+	pooled    bool               // the record is written on a pool: it commits on its own
+	sqlDedup  sqlclass.DedupKind // ckSQL: how the statement tells a fresh key
 }
 
 type checkKind uint8
@@ -373,7 +436,7 @@ type dval struct {
 	chk      *check
 	kind     vkind
 	t, f, s  impl
-	sentinel string // "norows" or "dupkey": which sentinel errors compare to s
+	sentinel string // knowledge.NoRows or knowledge.DupKey: which sentinel errors compare to s
 }
 
 // decision is an If deciding on a check's result.
@@ -389,9 +452,9 @@ type decision struct {
 
 type autoAck struct {
 	call ssa.CallInstruction
-	kind role
-	cb   ssa.Value // callback (roleSubscribe)
-	ch   ssa.Value // deliveries channel (roleAutoAckConsume)
+	kind knowledge.Role
+	cb   ssa.Value // callback (knowledge.Subscribe)
+	ch   ssa.Value // deliveries channel (knowledge.AutoAckConsume)
 }
 
 func (a *pkgAnalysis) summary(fn *ssa.Function) *summary {
@@ -405,7 +468,7 @@ func (a *pkgAnalysis) summary(fn *ssa.Function) *summary {
 		}
 		return s
 	}
-	s = &summary{fn: fn, state: 1, values: map[ssa.Value]*dval{}, byInstr: map[ssa.Instruction][]*occ{},
+	s = &summary{fn: fn, cat: a.cat, state: 1, values: map[ssa.Value]*dval{}, byInstr: map[ssa.Instruction][]*occ{},
 		waits: map[ssa.Instruction]bool{}, guarded: map[int]bool{}, srcSet: map[ssa.Instruction]bool{}, elems: map[ssa.Instruction]bool{},
 		doTx: map[*ssa.Function]*check{}}
 	a.sums[fn] = s
@@ -420,6 +483,9 @@ func (a *pkgAnalysis) rootKind(s *summary) {
 	if obj, ok := fn.Object().(*types.Func); ok && strings.HasPrefix(a.dirs.funcs[obj], "handler") {
 		s.root, s.param, s.handler = true, true, true
 	}
+	if a.dispatched[fn] || a.registered[fn] {
+		s.root, s.param, s.handler = true, true, true
+	}
 	if lit, ok := fn.Syntax().(*ast.FuncLit); ok && a.dirs.handlers[lit.Type.Pos()] {
 		s.root, s.param, s.handler = true, true, true
 	}
@@ -428,15 +494,12 @@ func (a *pkgAnalysis) rootKind(s *summary) {
 		params = params[1:]
 	}
 	for _, p := range params {
-		if a.cat.messageClient(p.Type()) != "" {
+		if a.cat.MessageClient(p.Type()) != "" {
 			if _, ok := types.Unalias(p.Type()).Underlying().(*types.Chan); ok {
 				continue // a channel of messages: its receives are sources
 			}
 			s.root, s.param = true, true
 		}
-	}
-	if fn.Name() == "ConsumeClaim" && fn.Signature.Params().Len() == 2 {
-		s.root = true
 	}
 }
 
@@ -452,7 +515,7 @@ func (a *pkgAnalysis) analyse(s *summary) {
 				a.visitCall(s, in)
 			case *ssa.UnOp:
 				if in.Op == token.ARROW {
-					if a.cat.messageClient(in.X.Type()) != "" {
+					if a.cat.MessageClient(in.X.Type()) != "" {
 						s.addSource(in)
 					} else {
 						s.waits[in] = true
@@ -460,14 +523,19 @@ func (a *pkgAnalysis) analyse(s *summary) {
 				}
 			case *ssa.Select:
 				s.waits[in] = true
+				for _, st := range in.States {
+					if st.Dir == types.RecvOnly && a.cat.Message(st.Chan.Type()) != nil {
+						s.addSource(in) // for { select { case m := <-msgs: … } }
+					}
+				}
 			case *ssa.BinOp:
-				if (in.Op == token.EQL || in.Op == token.NEQ) && (uniqueCode(in.X) || uniqueCode(in.Y)) {
+				if (in.Op == token.EQL || in.Op == token.NEQ) && (uniqueCode(a.cat, in.X) || uniqueCode(a.cat, in.Y)) {
 					s.unique = true // pgErr.Code == "23505", mysqlErr.Number == 1062
 				}
 			case *ssa.IndexAddr:
 				// Not the variadic array of a call (CommitMessages(ctx, m)):
 				// a local array is written here, not a batch read.
-				if _, local := in.X.(*ssa.Alloc); !local && a.cat.messageClient(in.Type()) != "" {
+				if _, local := in.X.(*ssa.Alloc); !local && a.cat.MessageClient(in.Type()) != "" {
 					s.srcSet[in] = true // the next message of a batch
 					s.elems[in] = true
 				}
@@ -484,7 +552,7 @@ func (a *pkgAnalysis) analyse(s *summary) {
 		for _, o := range s.occs {
 			if o.insert && o.errVal != nil {
 				c := &check{call: o.instr.(ssa.CallInstruction), pos: o.pos, desc: o.desc, kind: ckUnique, recv: o.recv, store: o.kind}
-				s.values[o.errVal] = &dval{chk: c, kind: vErr, t: implFresh, s: implDup, sentinel: "dupkey"}
+				s.values[o.errVal] = &dval{chk: c, kind: vErr, t: implFresh, s: implDup, sentinel: knowledge.DupKey}
 				o.fromCheck = c
 				s.checks = append(s.checks, c)
 			}
@@ -511,6 +579,9 @@ func (a *pkgAnalysis) analyse(s *summary) {
 		}
 		if fail := a.failureSide(s, in); fail >= 0 {
 			d := &decision{blk: b, fresh: b.Succs[fail], other: b.Succs[1-fail], what: errCallDesc(in.Cond), err: testedErr(in.Cond)}
+			if ci, ok := a.respError(testedErr(in.Cond)); ok {
+				d.what = describeCall(ci.Common())
+			}
 			s.failures = append(s.failures, d)
 		}
 	}
@@ -561,12 +632,29 @@ func (a *pkgAnalysis) analyse(s *summary) {
 	}
 	for _, o := range s.occs {
 		if o.guardedBy == nil {
-			s.unguarded = append(s.unguarded, o)
+			s.addUnguarded(o)
 		}
 	}
 	a.inferGuardedParams(s)
 	a.inferDedup(s)
 }
+
+// addUnguarded records an unguarded effect, once per place it really
+// happens, and at most maxUnguarded of them: what callers are told.
+func (s *summary) addUnguarded(o *occ) {
+	if len(s.unguarded) >= maxUnguarded {
+		return
+	}
+	for _, x := range s.unguarded {
+		if x.inner == o.inner && x.kind == o.kind && x.innerFact.QueryParam == o.innerFact.QueryParam {
+			return
+		}
+	}
+	s.unguarded = append(s.unguarded, o)
+}
+
+// maxUnguarded bounds the unguarded effects a function reports to callers.
+const maxUnguarded = 16
 
 func (s *summary) addSource(in ssa.Instruction) {
 	if !s.srcSet[in] {
@@ -591,7 +679,7 @@ func (s *summary) undecided(c *check) bool {
 	case ckSetNX, ckClaim, ckFunc:
 		return true
 	case ckSQL:
-		return !strings.Contains(c.desc, "DELETE")
+		return c.sqlDedup != sqlclass.DedupDelete
 	}
 	return false
 }
@@ -713,10 +801,12 @@ func (a *pkgAnalysis) failureSide(s *summary, in *ssa.If) int {
 	if isNilConst(x) {
 		x, y = y, x
 	}
-	if !isNilConst(y) || !isError(x.Type()) {
+	if !isNilConst(y) {
 		return -1
 	}
-	if !a.failingCall(x, 0) {
+	if _, ok := a.respError(x); ok {
+		// the error field of a response an API call filled
+	} else if !isError(x.Type()) || !a.failingCall(x, 0) {
 		return -1
 	}
 	if bin.Op == token.NEQ {
@@ -756,6 +846,56 @@ func errCallDesc(cond ssa.Value) string {
 	return "a call"
 }
 
+// respError reports whether v is the error field (Err, Error) of a
+// response struct that a call doing work filled in
+// (api.PerformUpload(ctx, &req, &res); if res.Error != nil …), and which
+// call.
+func (a *pkgAnalysis) respError(v ssa.Value) (ssa.CallInstruction, bool) {
+	ld, ok := v.(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return nil, false
+	}
+	fa, ok := ld.X.(*ssa.FieldAddr)
+	if !ok {
+		return nil, false
+	}
+	if n := fieldName(fa.X.Type(), fa.Field); n != "Err" && n != "Error" {
+		return nil, false
+	}
+	if !types.Implements(ld.Type(), errorType.Underlying().(*types.Interface)) {
+		return nil, false
+	}
+	for _, r := range *fa.X.Referrers() {
+		ci, ok := r.(ssa.CallInstruction)
+		if !ok {
+			continue
+		}
+		for _, x := range ci.Common().Args {
+			if x == fa.X {
+				if fn := callee(ci.Common()); fn != nil && hasContextParam(fn) {
+					return ci, true
+				}
+			}
+		}
+	}
+	return nil, false
+}
+
+// hasContextParam reports whether fn takes a context.Context: a call that
+// does work somewhere (a database, a service), rather than a computation.
+func hasContextParam(fn *types.Func) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok {
+		return false
+	}
+	for i := 0; i < sig.Params().Len(); i++ {
+		if isContext(sig.Params().At(i).Type()) {
+			return true
+		}
+	}
+	return false
+}
+
 var decodeName = []string{"Unmarshal", "Decode", "Parse", "Valid", "Bind", "Scan", "Atoi", "Convert"}
 
 // testedErr returns the error of an `err != nil` (or ==) test.
@@ -791,10 +931,11 @@ func (a *pkgAnalysis) failingCall(v ssa.Value, depth int) bool {
 		if fn == nil {
 			return true // a func value: processing
 		}
-		rules := a.cat.lookup(fn)
+		rules := a.rulesOf(fn)
 		for _, r := range rules {
-			switch r.role {
-			case roleAck, roleNack, roleFetch, roleRedisLookup, roleScan, roleRowsAffected, rolePrepare, roleNewRequest:
+			switch r.Role {
+			case knowledge.Ack, knowledge.Nack, knowledge.Fetch, knowledge.RedisLookup, knowledge.Scan, knowledge.RowsAffected, knowledge.Prepare, knowledge.NewRequest,
+				knowledge.Decode, knowledge.Telemetry, knowledge.Ignore:
 				return false
 			}
 		}
@@ -807,8 +948,8 @@ func (a *pkgAnalysis) failingCall(v ssa.Value, depth int) bool {
 				}
 				if rc, ok := peel(recv).(*ssa.Call); ok {
 					if rf := callee(rc.Common()); rf != nil {
-						for _, r := range a.cat.lookup(rf) {
-							if r.role == roleEffect {
+						for _, r := range a.rulesOf(rf) {
+							if r.Role == knowledge.Effect {
 								return true
 							}
 						}
@@ -818,14 +959,15 @@ func (a *pkgAnalysis) failingCall(v ssa.Value, depth int) bool {
 		}
 		// Other calls into a client library (a message's Metadata, a
 		// reader's Config) fail harmlessly; its effects have rules.
-		if fn.Pkg() != nil && a.cat.paths[normPath(fn.Pkg().Path())] && len(rules) == 0 {
+		if fn.Pkg() != nil && a.cat.Known(knowledge.NormPath(fn.Pkg().Path())) && len(rules) == 0 {
 			return false
 		}
-		if fn.Pkg() != nil {
-			switch fn.Pkg().Path() {
-			case "encoding/json", "encoding/xml", "encoding/gob", "encoding/base64", "encoding/hex",
-				"strconv", "time", "net/url", "google.golang.org/protobuf/proto", "github.com/golang/protobuf/proto",
-				"github.com/vmihailenco/msgpack/v5", "github.com/go-playground/validator/v10", "errors", "fmt", "io":
+		// In a whole program, a function of a dependency that takes no
+		// context (and is no interface method) parses or validates: its
+		// failure is a poison message (gomatrixserverlib.SplitID,
+		// uuid.Parse), not a step that must be retried.
+		if a.pkgs != nil && !x.Call.IsInvoke() && !hasContextParam(fn) {
+			if sf := a.prog.FuncValue(fn); sf == nil || !a.local(sf.Pkg) {
 				return false
 			}
 		}
@@ -838,14 +980,11 @@ func (a *pkgAnalysis) failingCall(v ssa.Value, depth int) bool {
 		// key and acks nothing decodes, validates or reads: its failure is
 		// a poison message, not a lost effect.
 		if f := callee(x.Common()); f != nil {
-			if sf := a.prog.FuncValue(f); sf != nil && sf.Pkg == a.pkg && sf.Blocks != nil {
+			if sf := a.prog.FuncValue(f); sf != nil && a.local(sf.Pkg) && sf.Blocks != nil {
 				if cs := a.summary(sf); len(cs.occs) == 0 && len(cs.checks) == 0 && len(cs.acks) == 0 {
 					return false
 				}
 			}
-		}
-		if a.cfg.acks[fn.FullName()] {
-			return false
 		}
 		return true
 	}
@@ -976,7 +1115,7 @@ func (s *summary) cond(v ssa.Value, depth int) (*check, impl, impl) {
 		fn := callee(x.Common())
 		if fn != nil && fn.FullName() == "errors.Is" && len(x.Call.Args) == 2 {
 			if d := s.values[x.Call.Args[0]]; d != nil && d.kind == vErr {
-				if sentinelMatches(globalName(x.Call.Args[1]), d.sentinel) {
+				if sentinelMatches(s.cat, globalName(x.Call.Args[1]), d.sentinel) {
 					return d.chk, d.s, implNone
 				}
 			}
@@ -1016,27 +1155,17 @@ func (s *summary) cond(v ssa.Value, depth int) (*check, impl, impl) {
 	return nil, implNone, implNone
 }
 
-var sentinels = map[string]string{
-	pSQL + ".ErrNoRows":                          "norows",
-	pPgx + ".ErrNoRows":                          "norows",
-	pPgxV4 + ".ErrNoRows":                        "norows",
-	pRedis + ".Nil":                              "norows",
-	pRedisV8 + ".Nil":                            "norows",
-	pMongo + ".ErrNoDocuments":                   "norows",
-	pMongoV2 + ".ErrNoDocuments":                 "norows",
-	pGorm + ".ErrRecordNotFound":                 "norows",
-	pGorm + ".ErrDuplicatedKey":                  "dupkey",
-	"github.com/jackc/pgerrcode.UniqueViolation": "dupkey",
-}
-
-func sentinelMatches(name, class string) bool {
+// sentinelMatches reports whether the sentinel error name (qualified)
+// belongs to class (knowledge.NoRows, knowledge.DupKey): by the catalog, or
+// for unique violations by its name (ErrDuplicate, ErrAlreadyExists …).
+func sentinelMatches(cat *knowledge.Catalog, name, class string) bool {
 	if name == "" {
 		return false
 	}
-	if c, ok := sentinels[name]; ok {
+	if c := cat.Sentinel(name); c != "" {
 		return c == class
 	}
-	if class == "dupkey" {
+	if class == knowledge.DupKey {
 		n := strings.ToLower(name[strings.LastIndex(name, ".")+1:])
 		return strings.Contains(n, "dup") || strings.Contains(n, "unique") || strings.Contains(n, "exist") || strings.Contains(n, "conflict")
 	}
@@ -1099,7 +1228,7 @@ func (s *summary) compare(b *ssa.BinOp) (*check, impl, impl) {
 		switch {
 		case isNilConst(y):
 			t, f = d.t, d.f
-		case sentinelMatches(globalName(y), d.sentinel):
+		case sentinelMatches(s.cat, globalName(y), d.sentinel):
 			t, f = d.s, implNone
 		default:
 			return nil, implNone, implNone
@@ -1190,12 +1319,16 @@ func (a *pkgAnalysis) inferDedup(s *summary) {
 	if s.dedup == nil {
 		return
 	}
-	// The store the record is written to, when every check agrees.
+	// The store the record is written to, when every check agrees, and
+	// whether it is written on a pool (committed on its own).
 	for i, c := range s.checks {
 		if i == 0 {
-			s.dedup.Store = c.store
-		} else if c.store != s.dedup.Store {
-			s.dedup.Store = 0
+			s.dedup.Store, s.dedup.Pooled = c.store, c.pooled
+		} else {
+			if c.store != s.dedup.Store {
+				s.dedup.Store = 0
+			}
+			s.dedup.Pooled = s.dedup.Pooled && c.pooled
 		}
 	}
 }
@@ -1357,7 +1490,7 @@ func (a *pkgAnalysis) exportFacts() {
 		s := a.summary(fn)
 		if kind := a.dirs.funcs[obj]; strings.HasPrefix(kind, "effect") {
 			a.pass.ExportObjectFact(obj, &effectsFact{Effects: []factEffect{
-				toFactEffect(a.pass.Fset, fn.Pos(), shortFunc(obj), kindCustom)}})
+				toFactEffect(a.fset, fn.Pos(), shortFunc(obj), knowledge.Custom)}})
 			any = true
 			continue
 		}
@@ -1371,6 +1504,7 @@ func (a *pkgAnalysis) exportFacts() {
 			for _, o := range s.unguarded {
 				e := o.innerFact
 				e.Desc = o.desc // the chain of calls down to the effect
+				e.Pooled = o.pooled
 				e.ErrResult = -1
 				if o.insert && o.errVal != nil {
 					e.ErrResult = returnedAs(fn, o.errVal)
@@ -1384,7 +1518,7 @@ func (a *pkgAnalysis) exportFacts() {
 			a.pass.ExportObjectFact(obj, s.dedup)
 			any = true
 		}
-		if fn.Signature.Results().Len() > 0 && !freshGenerators[obj.FullName()] {
+		if fn.Signature.Results().Len() > 0 && !a.cat.Has(obj, knowledge.FreshValue) {
 			if g := a.freshFunc(obj); g != "" {
 				a.pass.ExportObjectFact(obj, &freshFact{Gen: g})
 				any = true
@@ -1403,7 +1537,7 @@ func (a *pkgAnalysis) exportFacts() {
 		}
 		switch {
 		case strings.HasPrefix(kind, "effect"):
-			a.pass.ExportObjectFact(obj, &effectsFact{Effects: []factEffect{toFactEffect(a.pass.Fset, obj.Pos(), shortFunc(obj), kindCustom)}})
+			a.pass.ExportObjectFact(obj, &effectsFact{Effects: []factEffect{toFactEffect(a.fset, obj.Pos(), shortFunc(obj), knowledge.Custom)}})
 			any = true
 		case strings.HasPrefix(kind, "dedup"):
 			a.pass.ExportObjectFact(obj, annotatedDedup(obj, kind))

@@ -14,7 +14,7 @@ import (
 
 // TestReadmeExamples keeps the README's idemlint section honest: every code
 // the analyzer can emit has an entry (a <details> block whose summary is the
-// code and its title from the codes table) with a complete Go example and
+// code and its title from the codes' documentation) with a complete Go example and
 // the findings idemlint prints for it. Each example is compiled against the
 // client stubs of testdata/src and analysed with the flags of its
 // "$ idemlint …" line; the findings must be exactly the ones the README
@@ -60,23 +60,23 @@ func TestReadmeExamples(t *testing.T) {
 		entries[code] = e
 	}
 
-	for _, c := range codes {
-		e, ok := entries[c.code]
+	for _, c := range Docs() {
+		e, ok := entries[string(c.Code)]
 		if !ok {
-			t.Errorf("README: %s (%s) has no <details> entry with an example", c.code, c.title)
+			t.Errorf("README: %s (%s) has no <details> entry with an example", c.Code, c.Title)
 			continue
 		}
-		delete(entries, c.code)
-		if strings.TrimLeft(e.title, " —-·:") != c.title {
-			t.Errorf("README: %s is titled %q, the analyzer's title is %q", c.code, e.title, c.title)
+		delete(entries, string(c.Code))
+		if strings.TrimLeft(e.title, " —-·:") != c.Title {
+			t.Errorf("README: %s is titled %q, the analyzer's title is %q", c.Code, e.title, c.Title)
 		}
 		if e.src == "" || e.cmd == "" {
 			continue
 		}
-		t.Run(c.code, func(t *testing.T) {
-			got := runReadmeExample(t, strings.ToLower(c.code), e.src, e.cmd)
-			if !slices.Contains(findingCodes(got), c.code) {
-				t.Errorf("the example does not produce %s; it produces:\n%s", c.code, strings.Join(got, "\n"))
+		t.Run(string(c.Code), func(t *testing.T) {
+			got := runReadmeExample(t, strings.ToLower(string(c.Code)), e.src, e.cmd)
+			if !slices.Contains(findingCodes(got), string(c.Code)) {
+				t.Errorf("the example does not produce %s; it produces:\n%s", string(c.Code), strings.Join(got, "\n"))
 			}
 			for _, w := range e.want {
 				if !strings.HasSuffix(w, ")") || codeRe.FindString(w[strings.LastIndex(w, "("):]) == "" {

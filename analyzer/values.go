@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/idemkit/idem/analyzer/knowledge"
+
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -216,15 +218,18 @@ func isNilConst(v ssa.Value) bool {
 }
 
 // globalName returns "pkgpath.Name" when v is a load of a package variable,
-// or names go-redis's Nil, which is a constant.
+// and `pkgpath.Type("text")` for a string constant of a named type (go-redis's
+// Nil is a constant of type proto.RedisError): how sentinels are named.
 func globalName(v ssa.Value) string {
 	v = peel(v)
-	if s, ok := constString(v); ok && s == "redis: nil" {
-		return pRedis + ".Nil"
+	if c, ok := v.(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.String {
+		if t := knowledge.QualifiedType(c.Type()); t != "" {
+			return t + "(" + c.Value.ExactString() + ")"
+		}
 	}
 	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
 		if g, ok := u.X.(*ssa.Global); ok && g.Pkg != nil {
-			return normPath(g.Pkg.Pkg.Path()) + "." + g.Name()
+			return knowledge.NormPath(g.Pkg.Pkg.Path()) + "." + g.Name()
 		}
 	}
 	return ""
@@ -292,6 +297,25 @@ func (a *pkgAnalysis) texts(v ssa.Value, depth int) (out []string, param int, ok
 				return []string{fmtVerb.ReplaceAllString(f[0], "_fmt_")}, -1, true
 			}
 			return nil, -1, false
+		case "strings.Replace", "strings.ReplaceAll":
+			// A statement whose placeholders are replaced (a variadic IN
+			// list): the statement's kind stays.
+			base, _, ok := a.texts(x.Call.Args[0], depth+1)
+			if !ok {
+				return nil, -1, false
+			}
+			old, knownOld := constString(x.Call.Args[1])
+			repl, knownNew := constString(x.Call.Args[2])
+			if !knownNew {
+				repl = "_fmt_"
+			}
+			for _, b := range base {
+				if knownOld && old != "" {
+					b = strings.ReplaceAll(b, old, repl)
+				}
+				out = append(out, b)
+			}
+			return out, -1, true
 		}
 		// A function from one string to a string (strings.TrimSpace, a
 		// dialect's Rebind) keeps the statement's kind.
@@ -498,20 +522,6 @@ func storedField(v ssa.Value, name string) (vals []ssa.Value, found bool) {
 	return vals, true
 }
 
-// freshGenerators make a new value at every call: a key built only from
-// them and constants cannot tell a redelivery from a new message.
-var freshGenerators = map[string]bool{
-	"time.Now": true, "math/rand.Int": true, "math/rand.Int63": true, "math/rand.Uint64": true,
-	"math/rand/v2.Int": true, "math/rand/v2.Uint64": true, "math/rand/v2.N": true,
-	"github.com/google/uuid.New": true, "github.com/google/uuid.NewString": true,
-	"github.com/google/uuid.NewRandom": true, "github.com/google/uuid.NewV7": true,
-	"github.com/gofrs/uuid.NewV4": true, "github.com/gofrs/uuid/v5.NewV4": true,
-	"github.com/gofrs/uuid.Must":     false,
-	"github.com/segmentio/ksuid.New": true, "github.com/rs/xid.New": true,
-	"github.com/oklog/ulid/v2.Make": true, "github.com/idemkit/idem/guard.NewOwnerToken": true,
-	"crypto/rand.Text": true,
-}
-
 // keyIndependent reports whether a dedup key is built only from constants
 // and fresh values (uuid.New, time.Now …): a key that differs on every
 // delivery, so the check never sees a duplicate. Anything it cannot follow
@@ -544,14 +554,14 @@ func (a *pkgAnalysis) keyIndependent(v ssa.Value) (bool, string) {
 			}
 			return true
 		case *ssa.Parameter, *ssa.FreeVar, *ssa.Global, *ssa.Alloc, *ssa.FieldAddr, *ssa.Field, *ssa.Extract, *ssa.IndexAddr, *ssa.Lookup:
-			if al, ok := x.(*ssa.Alloc); ok && filledByRand(al) {
+			if al, ok := x.(*ssa.Alloc); ok && a.filledByRand(al) {
 				fresh = "rand.Read"
 				return false
 			}
 			if ex, ok := x.(*ssa.Extract); ok {
 				if c, ok := ex.Tuple.(*ssa.Call); ok {
 					fn := callee(c.Common())
-					if fn != nil && freshGenerators[fn.Origin().FullName()] {
+					if fn != nil && a.cat.Has(fn, knowledge.FreshValue) {
 						fresh = fn.Pkg().Name() + "." + fn.Name()
 						return false
 					}
@@ -563,15 +573,6 @@ func (a *pkgAnalysis) keyIndependent(v ssa.Value) (bool, string) {
 		return true
 	})
 	return independent && fresh != "", fresh
-}
-
-// perDeliveryFields are fields of a delivery that change on every
-// redelivery of one message: a JetStream consumer sequence, a delivery
-// count, an AMQP delivery tag.
-var perDeliveryFields = map[string]bool{
-	pJetStream + ".SequencePair.Consumer": true, pNATS + ".SequencePair.Consumer": true,
-	pJetStream + ".MsgMetadata.NumDelivered": true, pNATS + ".MsgMetadata.NumDelivered": true,
-	pAMQP + ".Delivery.DeliveryTag": true, pStreadway + ".Delivery.DeliveryTag": true,
 }
 
 // perDelivery returns what makes a key value new on every delivery — a
@@ -591,13 +592,13 @@ func (a *pkgAnalysis) perDelivery(v ssa.Value) string {
 			if fn == nil {
 				return true
 			}
-			switch fn.Origin().FullName() {
-			case "(time.Time).UnixNano", "(time.Time).UnixMicro", "(time.Time).UnixMilli", "(time.Time).Unix", "(time.Time).String":
+			if a.cat.Has(fn, knowledge.ClockMethod) {
 				if recv, _ := splitArgs(x.Common()); recv != nil && clockNow(recv) {
 					gen = "time.Now()." + fn.Name()
 				}
 				return false
-			case "time.Now":
+			}
+			if fn.Origin().FullName() == "time.Now" {
 				return false // alone: see keyIndependent
 			}
 			if g := a.freshFunc(fn); g != "" && g != "time.Now" {
@@ -605,19 +606,19 @@ func (a *pkgAnalysis) perDelivery(v ssa.Value) string {
 				return false
 			}
 		case *ssa.Alloc:
-			if filledByRand(x) {
+			if a.filledByRand(x) {
 				gen = "rand.Read"
 				return false
 			}
 		case *ssa.Extract:
 			if c, ok := x.Tuple.(*ssa.Call); ok {
-				if fn := callee(c.Common()); fn != nil && freshGenerators[fn.Origin().FullName()] && fn.Origin().FullName() != "time.Now" {
+				if fn := callee(c.Common()); fn != nil && a.cat.Has(fn, knowledge.FreshValue) && fn.Origin().FullName() != "time.Now" {
 					gen = fn.Pkg().Name() + "." + fn.Name()
 					return false
 				}
 			}
 		case *ssa.FieldAddr, *ssa.Field:
-			if name := qualifiedField(x); perDeliveryFields[name] {
+			if name := qualifiedField(x); a.cat.PerDelivery(name) {
 				gen = name[strings.LastIndex(name, "/")+1:]
 				return false
 			}
@@ -662,7 +663,7 @@ func qualifiedField(v ssa.Value) string {
 
 // filledByRand reports whether a local array is filled with random bytes
 // (rand.Read(b[:])): a value built from it differs on every call.
-func filledByRand(al *ssa.Alloc) bool {
+func (a *pkgAnalysis) filledByRand(al *ssa.Alloc) bool {
 	for _, r := range *al.Referrers() {
 		sl, ok := r.(*ssa.Slice)
 		if !ok {
@@ -673,11 +674,8 @@ func filledByRand(al *ssa.Alloc) bool {
 			if !ok {
 				continue
 			}
-			if fn := callee(call.Common()); fn != nil {
-				switch fn.Origin().FullName() {
-				case "crypto/rand.Read", "math/rand.Read", "(*math/rand.Rand).Read", "(*math/rand/v2.ChaCha8).Read":
-					return true
-				}
+			if fn := callee(call.Common()); fn != nil && a.cat.Has(fn, knowledge.RandRead) {
+				return true
 			}
 		}
 	}
@@ -693,7 +691,7 @@ func (a *pkgAnalysis) freshFunc(fn *types.Func) string {
 		return ""
 	}
 	fn = fn.Origin()
-	if freshGenerators[fn.FullName()] {
+	if a.cat.Has(fn, knowledge.FreshValue) {
 		return fn.Pkg().Name() + "." + fn.Name()
 	}
 	if g, ok := a.fresh[fn]; ok {
@@ -701,8 +699,8 @@ func (a *pkgAnalysis) freshFunc(fn *types.Func) string {
 	}
 	a.fresh[fn] = "" // recursion guard
 	g := ""
-	if fn.Pkg() == a.pass.Pkg {
-		if f := a.prog.FuncValue(fn); f != nil && f.Blocks != nil && f.Signature.Results().Len() > 0 {
+	if f := a.prog.FuncValue(fn); f != nil && a.local(f.Pkg) {
+		if f.Blocks != nil && f.Signature.Results().Len() > 0 {
 			for _, b := range f.Blocks {
 				r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
 				if !ok {
@@ -718,7 +716,7 @@ func (a *pkgAnalysis) freshFunc(fn *types.Func) string {
 		}
 	} else {
 		var ff freshFact
-		if a.pass.ImportObjectFact(fn, &ff) {
+		if a.importFact(fn, &ff) {
 			g = ff.Gen
 		}
 	}
@@ -736,7 +734,7 @@ func shortFunc(fn *types.Func) string {
 	if fn.Pkg() != nil {
 		pkg = fn.Pkg().Name() + "."
 	}
-	_, recv := funcKey(fn)
+	_, recv := knowledge.FuncKey(fn)
 	if recv != "" {
 		return pkg + recv + "." + fn.Name()
 	}
@@ -844,26 +842,6 @@ func writeVerb(name string) bool {
 		if rest, ok := strings.CutPrefix(name, v); ok && (rest == "" || rest[0] >= 'A' && rest[0] <= 'Z') {
 			return true
 		}
-	}
-	return false
-}
-
-// noReturn reports functions that never return, so that the SSA graph has no
-// edge after them (log.Fatal, os.Exit, zap's and logrus's Fatal …).
-func noReturn(fn *types.Func) bool {
-	switch fn.FullName() {
-	case "os.Exit", "runtime.Goexit", "log.Fatal", "log.Fatalf", "log.Fatalln",
-		"log.Panic", "log.Panicf", "log.Panicln",
-		"(*log.Logger).Fatal", "(*log.Logger).Fatalf", "(*log.Logger).Fatalln",
-		"(*log.Logger).Panic", "(*log.Logger).Panicf", "(*log.Logger).Panicln",
-		"(*testing.common).FailNow", "(*testing.common).Fatal", "(*testing.common).Fatalf",
-		"(*testing.common).SkipNow", "(*testing.common).Skip", "(*testing.common).Skipf":
-		return true
-	}
-	switch fn.Name() {
-	case "Fatal", "Fatalf", "Fatalln", "Fatalw":
-		sig, ok := fn.Type().(*types.Signature)
-		return ok && sig.Results().Len() == 0
 	}
 	return false
 }

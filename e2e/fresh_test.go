@@ -1,5 +1,6 @@
-// Package e2e_test runs the handlers idemgen generates: the shop's consumers,
-// generated from the specs in testdata/<case>/idem.yaml into
+// Package e2e_test runs the handlers idemgen generates: the consumers of
+// the shop (deduct_inventory, add_points, update_stats, send_sms and their
+// variants), generated from the specs in testdata/<case>/idem.yaml into
 // those folders (committed, so that a change of the generator shows in
 // review), with real apply functions, against SQLite always and PostgreSQL
 // (database/sql and pgx), MariaDB/MySQL, Redis and Redis Cluster when their

@@ -1,13 +1,17 @@
 // Package generator turns a parsed idem spec into the files idemgen writes:
 // for each consumer a guarded handler in Go (rewritten on every run) and a
-// stub holding the apply function (written once, then the user's), and the
-// migrations of the dedup table (immutable once written).
+// stub holding its effect (written once, then the user's); for the spec the
+// package-wide API (Effects, Stores, Handlers, NewHandlers) and the stub of
+// Service, the user's type that implements Effects; and the migrations of
+// the dedup table (immutable once written). docs/spec.md of the repository
+// describes the spec and the generated API for users.
 //
 // One pipeline serves every use. Generate computes the files in memory,
 // deterministically; Plan compares them with a folder and says what would
 // change; Write carries the changes out atomically, writing nothing when any
-// check fails; Diff prints the changes as a unified diff, which is what
-// `idemgen check` reports for a stale tree.
+// check fails; Diff prints the changes as a unified diff in git's form (a/
+// on disk, b/ generated), which is what `idemgen check` reports for a stale
+// tree.
 //
 // # The generated Go
 //
@@ -35,6 +39,29 @@
 //     JSON body, then HandleMessage) and HandleMessage (key, fingerprint,
 //     then the store's Do — or Run for external effects).
 //
+// The file handlers_idem.go (HandlersFile) holds what the package's
+// consumers share:
+//
+//   - Effects, an interface with one method per consumer, named and typed
+//     as the consumer's <Name>Func: DeductInventory(ctx, tx *sql.Tx, m
+//     *DeductInventory) error;
+//   - Stores, with a field per kind of store the consumers need: SQL
+//     (*guard.SQLStore, or *pgxguard.Store with pgx/v5) and Redis
+//     (*redisguard.Store);
+//   - Handlers, a field per consumer, and NewHandlers(stores, effects,
+//     opts...), which builds each with its New<Name>Handler from the store
+//     of its kind and the method of effects (a nil effects or store makes
+//     the handlers concerned return the error);
+//   - Handlers.Topics, the handlers by topic for a broker adapter; a topic
+//     several consumers read maps to fanOut, which runs each of them and
+//     answers with the error that decides the message's fate (transient,
+//     else in progress, else permanent).
+//
+// A package holds one spec's consumers: these names, and the consumer names
+// that would collide with them (effects, stores, handlers, new_handlers,
+// service, topics), are errors, and idemgen refuses two specs that write
+// into one folder.
+//
 // Decoding checks presence: a key field (or the hash_tag field) absent from
 // the body, or null, is guard.ErrInvalidMessage, while 0 and false are valid
 // values; an empty string, the zero time or an invalid UUID in a key field is
@@ -53,11 +80,15 @@
 // in may have been built with other options: the handler behaves as its spec
 // says, whatever the store's settings, unless the caller passes options.
 //
-// The stub deduct_inventory_apply.go holds applyDeductInventory, with the
+// The stub service_apply.go (ServiceFile) declares Service, an empty struct
+// for the user to give the effects' dependencies. The stub
+// deduct_inventory_apply.go holds Service's method DeductInventory, with the
 // signature of DeductInventoryFunc and a body that returns an error until
-// it is filled in. It is written when missing and never overwritten; to stop
-// it from coming back, keep the file (it may be reduced to its package
-// clause).
+// it is filled in (wrapped with guard.NotPerformed for external effects:
+// nothing was called). A stub is written when missing and never
+// overwritten; to stop it from coming back, keep the file (it may be reduced
+// to its package clause). A consumer added to the spec gets its own stub
+// file, so the user's stubs are never touched.
 //
 // # Migrations
 //
@@ -88,6 +119,20 @@
 // spec that changes it under the same namespace, positioned at the
 // consumer's key, fingerprint or hash_tag; see the spec package's Key
 // changes.
+//
+// # Consumers gone from the spec
+//
+// A generated handler in the spec's output folder that no consumer
+// produces any more is an orphan: Plan deletes it (KindDelete), Write
+// removes it. Under go generate, which lists a package's files before it
+// runs a directive and stops at one that has vanished, WriteAll empties it
+// instead when Tree.KeepOrphan says so (KindEmpty: idemgen's header, a
+// //go:build ignore constraint, the package clause), and the next run
+// deletes it. GoneConsumers says what is left of each gone consumer for the
+// user: the handler removed, the stub that still declares its effect (the
+// method, or the apply function of an idemgen before Effects), and the new
+// consumers with its key identity, its likely new name: a rename is a new
+// namespace.
 //
 // # A tree it does not trust
 //

@@ -47,7 +47,9 @@ type File struct {
 }
 
 // Generate returns the files for s: per consumer the generated handler and
-// the apply stub in s.Output, and the migrations of the dedup table in
+// the stub of its effect method in s.Output, the package-wide API
+// (HandlersFile) and the stub of the type that implements it (ServiceFile)
+// there too, and the migrations of the dedup table in
 // s.Migrations.Dir when a consumer keeps its records in SQL. The result is
 // deterministic and sorted by Path. Names that would collide in the
 // generated package are reported as a spec.ErrorList positioned at the
@@ -109,7 +111,10 @@ func GenerateWith(s *spec.Spec, o Options) ([]File, error) {
 	close(work)
 	wg.Wait()
 
-	var files []File
+	files, err := newPackageGen(s, pkgPath).files(o.StubExists)
+	if err != nil {
+		return nil, err
+	}
 	for _, r := range results {
 		if r.err != nil {
 			return nil, r.err

@@ -78,6 +78,48 @@ func TestGenerateNameCollisions(t *testing.T) {
 	}
 }
 
+// TestGenerateWideNameCollisions: a consumer may not take a name of the
+// package-wide API (Effects, Stores, Handlers, NewHandlers, Service, the
+// Handlers.Topics method).
+func TestGenerateWideNameCollisions(t *testing.T) {
+	tests := []struct {
+		name string
+		want string
+	}{
+		{"effects", "Go name Effects (its message type) collides with the interface of the effects, Effects, that idemgen declares for the package; rename the consumer"},
+		{"stores", "Go name Stores (its message type) collides with the struct of the stores, Stores, that idemgen declares for the package; rename the consumer"},
+		{"handlers", "Go name Handlers (its message type) collides with the struct of the handlers, Handlers, that idemgen declares for the package; rename the consumer"},
+		{"new_handlers", "Go name NewHandlers (its message type) collides with the constructor of the handlers, NewHandlers, that idemgen declares for the package; rename the consumer"},
+		{"service", "Go name Service (its message type) collides with the struct of the effects' stub, Service, that idemgen declares for the package; rename the consumer"},
+		{"topics", "Go name Topics (its field of Handlers) collides with the method Handlers.Topics idemgen declares; rename the consumer"},
+		{"effect", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := parse(t,
+				"version: 1",
+				"package: p",
+				"consumers:",
+				"  - name: "+tt.name,
+				"    message: {fields: {id: string}}",
+				"    key: [id]",
+				"    effect: redis",
+			)
+			_, err := Generate(s)
+			if tt.want == "" {
+				if err != nil {
+					t.Fatalf("Generate: %v", err)
+				}
+				return
+			}
+			want := "idem.yaml:4:5: consumers[0].name: " + tt.want
+			if err == nil || err.Error() != want {
+				t.Errorf("Generate: %v\nwant %s", err, want)
+			}
+		})
+	}
+}
+
 func TestGenerateUnresolvedType(t *testing.T) {
 	s := parse(t,
 		"version: 1",

@@ -38,7 +38,9 @@ var reservedNames = map[string]bool{
 	"h": true, "m": true, "ctx": true, "body": true, "tx": true, "pipe": true,
 	"lease": true, "k": true, "f": true, "w": true, "present": true,
 	"key": true, "err": true, "tag": true, "store": true, "apply": true,
-	"opts": true,
+	"opts": true, "s": true, "stores": true, "effects": true, "o": true,
+	"hs": true, "out": true, "ip": true, "transient": true, "inProgress": true,
+	"permanent": true, "wait": true,
 }
 
 // consumerGen renders the Go files of one consumer.
@@ -66,18 +68,28 @@ func newConsumerGen(s *spec.Spec, i int, pkgPath string) *consumerGen {
 // newFile returns a jen.File for the consumer's package with the import
 // names of the generated code.
 func (g *consumerGen) newFile() *jen.File {
+	return newPackageFile(g.s, g.pkgPath, g.foreign)
+}
+
+// newPackageFile returns a jen.File for the package of s, whose import path
+// is pkgPath ("" if unknown), with the import names of the generated code
+// and of the packages of the message types foreign.
+func newPackageFile(s *spec.Spec, pkgPath string, foreign ...*spec.GoType) *jen.File {
 	var f *jen.File
-	if g.pkgPath != "" {
-		f = jen.NewFilePathName(g.pkgPath, g.s.Package)
+	if pkgPath != "" {
+		f = jen.NewFilePathName(pkgPath, s.Package)
 	} else {
-		f = jen.NewFile(g.s.Package)
+		f = jen.NewFile(s.Package)
 	}
 	f.ImportName(guardPkg, "guard")
 	f.ImportName(redisguardPkg, "redisguard")
 	f.ImportName(pgxguardPkg, "pgxguard")
 	f.ImportAlias(redisPkg, "redis")
 	f.ImportAlias(pgxPkg, "pgx")
-	if t := g.foreign; t != nil && t.PkgPath != g.pkgPath {
+	for _, t := range foreign {
+		if t == nil || t.PkgPath == pkgPath {
+			continue
+		}
 		if reservedNames[t.PkgName] {
 			f.ImportAlias(t.PkgPath, t.PkgName+"pkg")
 		} else {

@@ -254,9 +254,9 @@ func (g *consumerGen) applyContract(subject string) string {
 	case spec.EffectExternal:
 		s := fmt.Sprintf("%s performs the external effect of m, a message of the %s consumer, while holding lease, which blocks duplicates for %s. Pass lease.Key() to the provider as its idempotency key, call lease.Extend for calls that may outlast the lease, and lease.SetResult to store a result for later duplicates.", subject, g.c.Name, fmtDuration(g.c.Lease))
 		if g.c.Delivery == spec.DeliveryAtMostOnce {
-			s += " Delivery is at-most-once: a lease that expires before apply returns makes the key uncertain (guard.ErrUncertain), so the effect never runs twice."
+			s += " Delivery is at-most-once: a lease that expires before it returns makes the key uncertain (guard.ErrUncertain), so the effect never runs twice."
 		} else {
-			s += " Delivery is at-least-once: a lease that expires before apply returns is taken over by a redelivery, which runs the effect again with the same lease.Key()."
+			s += " Delivery is at-least-once: a lease that expires before it returns is taken over by a redelivery, which runs the effect again with the same lease.Key()."
 		}
 		switch {
 		case g.c.OnError == spec.OnErrorKeep:
@@ -285,8 +285,8 @@ func (g *consumerGen) handlerType(f *jen.File) {
 	case spec.EffectExternal:
 		how = "runs its external effect under a lease on the key"
 	}
-	fileDoc(f, fmt.Sprintf("%sHandler handles %s messages: it claims each message's key, %s, and answers guard.Duplicate for a key done before. Create it with New%sHandler; it is safe for concurrent use.",
-		g.t, g.c.Name, how, g.t))
+	fileDoc(f, fmt.Sprintf("%sHandler handles %s messages: it claims each message's key, %s, and answers guard.Duplicate for a key done before. Create it with New%sHandler, or with the other consumers' handlers with New%s; it is safe for concurrent use.",
+		g.t, g.c.Name, how, g.t, handlersName))
 	f.Type().Id(g.t+"Handler").Struct(
 		jen.Id("store").Add(g.storeType()).Comment("with the spec's options applied"),
 		jen.Id("err").Error().Comment("why the handler cannot work, returned by every call"),
@@ -329,8 +329,8 @@ func (g *consumerGen) options() ([]jen.Code, []string) {
 func (g *consumerGen) constructor(f *jen.File) {
 	name := "New" + g.t + "Handler"
 	opts, texts := g.options()
-	fileDoc(f, fmt.Sprintf("%s returns a handler that runs apply and keeps its dedup records in store. The spec's settings (%s) become options layered under opts, so opts win.\n\nA nil store or apply, or options that store.With rejects, do not fail here: every Handle and HandleMessage of the handler returns the error.",
-		name, list(texts)))
+	fileDoc(f, fmt.Sprintf("%s returns a handler that runs apply (a func, or the method %s of an %s, such as %s) and keeps its dedup records in store. The spec's settings (%s) become options layered under opts, so opts win.\n\nA nil store or apply, or options that store.With rejects, do not fail here: every Handle and HandleMessage of the handler returns the error.",
+		name, g.t, effectsName, serviceName, list(texts)))
 	f.Func().Id(name).Params(
 		jen.Id("store").Add(g.storeType()),
 		jen.Id("apply").Id(g.t+"Func"),
@@ -349,7 +349,7 @@ func (g *consumerGen) constructor(f *jen.File) {
 				jen.If(
 					jen.List(jen.Id("h").Dot("store"), jen.Err()).Op("=").Id("store").Dot("With").Call(
 						jen.Append(
-							jen.Index().Qual(guardPkg, "Option").Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, opts...),
+							jen.Index().Qual(guardPkg, "Option").Add(literal(opts)),
 							jen.Id("opts").Op("..."),
 						).Op("..."),
 					),

@@ -39,14 +39,31 @@ func packageNames(c *spec.Consumer) [][2]string {
 	add(t+"Func", "apply func type")
 	add(t+"Handler", "handler type")
 	add("New"+t+"Handler", "handler constructor")
-	add("apply"+t, "apply stub")
 	return names
 }
 
+// wideNames are the package-level names of the file every spec's package
+// gets (handlers_idem.go and the service stub), with the role of each.
+var wideNames = map[string]string{
+	effectsName:          "interface of the effects",
+	storesName:           "struct of the stores",
+	handlersName:         "struct of the handlers",
+	"New" + handlersName: "constructor of the handlers",
+	serviceName:          "struct of the effects' stub",
+	// fanOut, unexported, cannot collide: a consumer's unexported names
+	// end in Key or Fingerprint.
+}
+
+// topicsMethod is the method of the handlers struct that returns its
+// handlers by topic; no consumer may give a field of that struct its name.
+const topicsMethod = "Topics"
+
 // checkNames reports package-level names of the generated package that two
 // consumers would both declare (consumer x_consumer's type XConsumer and
-// consumer x's constant XConsumer, say), which spec.Parse does not catch
-// because they depend on what the generator declares.
+// consumer x's constant XConsumer, say), or that a consumer would declare
+// while the package-wide file declares it too (consumer handlers and the
+// Handlers struct), which spec.Parse does not catch because they depend on
+// what the generator declares.
 func checkNames(s *spec.Spec) error {
 	type owner struct {
 		consumer int
@@ -56,7 +73,21 @@ func checkNames(s *spec.Spec) error {
 	var errs spec.ErrorList
 	for i := range s.Consumers {
 		c := &s.Consumers[i]
+		collides := func(msg string) {
+			errs = append(errs, &spec.Error{Pos: c.Pos, Path: fmt.Sprintf("consumers[%d].name", i), Msg: msg})
+		}
+		if t := spec.GoName(c.Name); t == topicsMethod {
+			collides(fmt.Sprintf("Go name %s (its field of %s) collides with the method %s.%s idemgen declares; rename the consumer", t, handlersName, handlersName, topicsMethod))
+			continue
+		}
 		reported := false
+		for _, n := range packageNames(c) {
+			if role, ok := wideNames[n[0]]; ok {
+				collides(fmt.Sprintf("Go name %s (its %s) collides with the %s, %s, that idemgen declares for the package; rename the consumer", n[0], n[1], role, n[0]))
+				reported = true
+				break
+			}
+		}
 		for _, n := range packageNames(c) {
 			o, dup := taken[n[0]]
 			if !dup {
@@ -64,12 +95,8 @@ func checkNames(s *spec.Spec) error {
 				continue
 			}
 			if !reported {
-				errs = append(errs, &spec.Error{
-					Pos:  c.Pos,
-					Path: fmt.Sprintf("consumers[%d].name", i),
-					Msg: fmt.Sprintf("Go name %s (its %s) collides with the %s of consumers[%d] %q; rename one of them",
-						n[0], n[1], o.role, o.consumer, s.Consumers[o.consumer].Name),
-				})
+				collides(fmt.Sprintf("Go name %s (its %s) collides with the %s of consumers[%d] %q; rename one of them",
+					n[0], n[1], o.role, o.consumer, s.Consumers[o.consumer].Name))
 				reported = true
 			}
 		}

@@ -20,6 +20,12 @@ type Tree struct {
 	// Name names the tree in errors about another tree (the spec's path);
 	// Dir when empty.
 	Name string
+	// KeepOrphan, when set, reports whether WriteAll must not delete the
+	// orphan at path (relative to Dir) yet: it empties the file instead
+	// (a KindEmpty change), which the next run deletes. idemgen sets it
+	// under go generate, which reads every Go file of a package it listed
+	// before running the directives and stops when one has gone.
+	KeepOrphan func(path string) bool
 }
 
 func (t Tree) name() string {
@@ -66,7 +72,8 @@ func PlanAll(trees []Tree) ([][]Change, error) {
 }
 
 // WriteAll carries out PlanAll: nothing is written unless every tree plans
-// cleanly and agrees with the others. Then the temporary files of every
+// cleanly and agrees with the others. An orphan its tree's KeepOrphan keeps
+// is emptied, not deleted (KindEmpty), unless it was emptied before. Then the temporary files of every
 // tree are written before any is renamed over its target, as Write does for
 // one tree, so that an error while writing leaves every tree as it was.
 func WriteAll(trees []Tree) ([][]Change, error) {
@@ -74,6 +81,16 @@ func WriteAll(trees []Tree) ([][]Change, error) {
 	defer closeAll(work)
 	if err != nil {
 		return nil, err
+	}
+	for i, w := range work {
+		keep := trees[i].KeepOrphan
+		for j, c := range w.changes {
+			if c.Kind == KindDelete && keep != nil && !isEmptied(c.Old) && keep(c.File.Path) {
+				c.Kind = KindEmpty
+				c.File.Data = emptied(c.File.Path, c.Old)
+				w.changes[j] = c
+			}
+		}
 	}
 	if err := commit(work); err != nil {
 		return nil, err

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"go/parser"
+	"go/token"
 	"io/fs"
 	"maps"
 	"os"
@@ -24,13 +26,18 @@ const (
 	KindCreate = "create" // the file is missing
 	KindUpdate = "update" // the file exists with other content
 	KindDelete = "delete" // a generated file that no consumer of the spec produces any more
+	// KindEmpty is an orphan that WriteAll emptied instead of deleting it
+	// (Tree.KeepOrphan): it holds idemgen's header, a build constraint that
+	// no build satisfies and its package clause, and the next run deletes
+	// it.
+	KindEmpty = "empty"
 )
 
 // Change is a file that Write would create, update or delete.
 type Change struct {
 	File File   // for KindDelete, the orphan's path (Data is nil)
 	Old  []byte // the current content; nil when the file is missing or Foreign
-	Kind string // KindCreate, KindUpdate or KindDelete
+	Kind string // KindCreate, KindUpdate, KindDelete or KindEmpty
 	// Foreign, for KindUpdate, says that the file on disk does not start
 	// with idemgen's header: it is not a file idemgen wrote, so its content
 	// is left out of Old and Diff shows none of it.
@@ -40,6 +47,28 @@ type Change struct {
 // isGenerated reports whether data starts with idemgen's header.
 func isGenerated(data []byte) bool {
 	return bytes.HasPrefix(data, []byte("// "+generatedHeader+"\n"))
+}
+
+// emptiedConstraint is the build constraint of an emptied orphan: no build
+// includes the file, and so go generate does not read it.
+const emptiedConstraint = "//go:build ignore"
+
+// isEmptied reports whether data, a generated file, is an emptied orphan.
+func isEmptied(data []byte) bool {
+	return bytes.Contains(data, []byte("\n"+emptiedConstraint+"\n"))
+}
+
+// emptied returns what an orphan, old (a generated handler), is emptied
+// to: idemgen's header, a build constraint no build satisfies, a comment
+// and old's package clause.
+func emptied(p string, old []byte) []byte {
+	pkg := "main"
+	if f, err := parser.ParseFile(token.NewFileSet(), "", old, parser.PackageClauseOnly); err == nil {
+		pkg = f.Name.Name
+	}
+	consumer := strings.TrimSuffix(path.Base(p), "_idem.go")
+	return fmt.Appendf(nil, "// %s\n\n%s\n\n// The handler of consumer %s, which is gone from its spec, was here. idemgen\n// emptied the file instead of deleting it, because go generate, which ran\n// idemgen, still had to read it; the next idemgen run deletes it.\n\npackage %s\n",
+		generatedHeader, emptiedConstraint, consumer, pkg)
 }
 
 // Plan compares files (as Generate returns them) with the folder dir, which
@@ -341,24 +370,29 @@ func commit(work []pending) error {
 	return nil
 }
 
-// Diff returns the changes as a unified diff, as `idemgen check` prints it:
-// each file under its path relative to the folder, a created file against
-// /dev/null, a deleted one (an orphan) as going to /dev/null. It returns nil
-// when there are no changes.
+// Diff returns the changes as a unified diff, as `idemgen check` prints it
+// and git writes one: each file under its path, as the changes have it, with
+// the prefix a/ on disk and b/ as generated; a created file against
+// /dev/null ("new file"), a deleted one (an orphan) as going to /dev/null
+// ("deleted file"). It returns nil when there are no changes.
 func Diff(changes []Change) []byte {
 	var out []byte
 	for _, c := range changes {
-		oldName, newName := c.File.Path, c.File.Path
+		a, b := "a/"+c.File.Path, "b/"+c.File.Path
+		oldName, newName := a, b
+		header := fmt.Sprintf("diff --git %s %s\n", a, b)
 		switch {
 		case c.Foreign:
 			// Not idemgen's file: whatever it holds (it may be anything a
 			// link or a hand pointed there) is not shown.
-			oldName = c.File.Path + " (not written by idemgen: its content is not shown)"
+			oldName = a + " (not written by idemgen: its content is not shown)"
 		case c.Old == nil:
 			oldName = "/dev/null"
+			header += "new file mode 100644\n"
 		}
 		if c.Kind == KindDelete {
 			newName = "/dev/null"
+			header += "deleted file mode 100644\n"
 		}
 		// A hand may have put anything in an idemgen file: its control
 		// characters are shown escaped, never sent to the terminal.
@@ -367,11 +401,14 @@ func Diff(changes []Change) []byte {
 			old = []byte(escapeControl(string(old)))
 		}
 		d := diff.Diff(oldName, old, newName, c.File.Data)
-		if d == nil && c.Old == nil {
+		if d == nil {
 			// An empty file created: no lines differ, but it is a change.
-			d = fmt.Appendf(nil, "diff %s %s\n--- %s\n+++ %s\n", oldName, c.File.Path, oldName, c.File.Path)
+			d = fmt.Appendf(nil, "diff\n--- %s\n+++ %s\n", oldName, newName)
 		}
-		out = append(out, d...)
+		// git's header in place of the first line, "diff old new".
+		_, body, _ := bytes.Cut(d, []byte("\n"))
+		out = append(out, header...)
+		out = append(out, body...)
 	}
 	return out
 }

@@ -130,8 +130,8 @@ func TestWriteOnlyChanged(t *testing.T) {
 	}
 	d := string(Diff(changes))
 	for _, s := range []string{
-		"--- /dev/null\n+++ " + missing.Path + "\n",
-		"--- " + gen.Path + "\n+++ " + gen.Path + "\n",
+		"diff --git a/" + missing.Path + " b/" + missing.Path + "\nnew file mode 100644\n--- /dev/null\n+++ b/" + missing.Path + "\n",
+		"diff --git a/" + gen.Path + " b/" + gen.Path + "\n--- a/" + gen.Path + "\n+++ b/" + gen.Path + "\n",
 		"\n+func (h *SendSmsHandler) Handle(",
 	} {
 		if !strings.Contains(d, s) {
@@ -382,7 +382,7 @@ func TestOrphans(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := string(Diff(changes))
-	if !strings.Contains(d, "--- orders/refund_idem.go\n+++ /dev/null\n") || !strings.Contains(d, "-const gone = 1\n") {
+	if !strings.Contains(d, "diff --git a/orders/refund_idem.go b/orders/refund_idem.go\ndeleted file mode 100644\n--- a/orders/refund_idem.go\n+++ /dev/null\n") || !strings.Contains(d, "-const gone = 1\n") {
 		t.Errorf("Diff of an orphan:\n%s", d)
 	}
 	if _, err := Write(dir, files, "orders"); err != nil {

@@ -145,7 +145,7 @@ func TestDiffHidesForeignFiles(t *testing.T) {
 		t.Fatalf("Plan = %+v, want one foreign update", changes)
 	}
 	d := string(Diff(changes))
-	if strings.Contains(d, "hunter2") || !strings.Contains(d, "--- orders/send_sms_idem.go (not written by idemgen: its content is not shown)\n+++ orders/send_sms_idem.go\n") {
+	if strings.Contains(d, "hunter2") || !strings.Contains(d, "--- a/orders/send_sms_idem.go (not written by idemgen: its content is not shown)\n+++ b/orders/send_sms_idem.go\n") {
 		t.Errorf("Diff:\n%s", d)
 	}
 	if _, err := Write(dir, files); err != nil {

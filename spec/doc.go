@@ -3,6 +3,9 @@
 // and the kind of side effect, from which idemgen generates guarded handlers
 // and the migrations of the dedup table.
 //
+// docs/spec.md of the repository is the reference for users, with every
+// field, its default and its rules, and the API idemgen generates.
+//
 // [Load] reads a file, [Parse] validates bytes, [Resolve] looks up the Go
 // types a spec names. The result is a [Spec]: plain data with every default
 // filled in, which the generator consumes. [GoName] is the one naming rule
@@ -77,11 +80,14 @@
 //   - name (required): snake_case (lowercase letters and digits, words
 //     separated by one _), unique, at most 191 characters. It names the
 //     generated types and is the consumer's namespace in the dedup table.
-//     Consumer deduct_inventory generates DeductInventory (the message),
-//     DeductInventoryHandler, DeductInventoryFunc and
+//     Consumer deduct_inventory generates DeductInventory (the message, the
+//     method of the package's Effects interface and the field of its
+//     Handlers), DeductInventoryHandler, DeductInventoryFunc and
 //     NewDeductInventoryHandler; names from different consumers that collide
 //     (x_handler and x both give XHandler; a_1 and a1 both give A1) are
-//     errors.
+//     errors, and so are the names of the package-wide API: effects, stores,
+//     handlers, new_handlers, service and topics cannot name a consumer.
+//     Renaming a consumer starts a new namespace (see Renaming a consumer).
 //   - topic: the topic, subject, queue or routing key the consumer reads:
 //     documentation and example wiring. Letters, digits and the signs
 //     . _ : / * > # + and - (no spaces), at most 512 characters.
@@ -166,7 +172,7 @@
 // YAML anchors, aliases and merge keys (<<) may share settings between
 // consumers. A spec is a single YAML document of at most 1 MiB; unknown
 // fields and repeated keys are errors at every level. However its aliases
-// and merges expand, Parse reads at most a million nodes and reports at most
+// and merges expand, Parse reads at most 250,000 nodes and reports at most
 // 100 errors (and how many more there were). A byte order mark and CRLF line
 // ends are fine; NUL bytes and invalid UTF-8 are errors.
 //
@@ -205,6 +211,27 @@
 // Lowering key_version goes back to an old namespace, whose records may
 // still be within the retention: the store's identity check is then what
 // guards it.
+//
+// # Renaming a consumer
+//
+// A consumer's name is its namespace, so a renamed consumer is a new one to
+// the store: none of the keys its messages had under the old name is known
+// under the new, and every message handled before the rename that comes
+// again (a redelivery, a resend, a replay) runs its effect once more. There
+// is no setting that keeps the old namespace under a new name. So rename
+// only a consumer whose queue is drained, or keep the name (its Go names
+// follow it; wrap them in your own if they read badly).
+//
+// idemgen generate removes the handler of the old name (<old>_idem.go, a
+// file with idemgen's header in the spec's output folder; never a stub or
+// another file) and writes the new one's handler and stub; it says which
+// file it removed, that the old stub (<old>_apply.go, whose effect method
+// names the old message type, so the package does not build) is yours to
+// delete or move into the new stub, and, when a new consumer has the old
+// one's key identity, that it is likely the same consumer renamed, with the
+// warning above. idemgen check says the same, and keeps reporting an old
+// stub that still declares the effect of a consumer no longer in the spec.
+// The old records are never read again and expire with the retention.
 //
 // # Errors
 //

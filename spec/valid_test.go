@@ -65,8 +65,8 @@ func TestValid(t *testing.T) {
 			}}
 			return s
 		},
-		"testdata/valid/design.yaml": func() Spec {
-			b := specBuilder("testdata/valid/design.yaml")
+		"testdata/valid/reference.yaml": func() Spec {
+			b := specBuilder("testdata/valid/reference.yaml")
 			s := b.defaults("orders", "postgres")
 			s.Output = "./orders"
 			s.Consumers = []Consumer{

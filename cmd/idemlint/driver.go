@@ -27,6 +27,8 @@ type standaloneArgs struct {
 	analyzer []string // analyzer flags set, as -name=value, by name
 	patterns []string
 	fallback string // why the old driver must run instead; "" if not
+	modular  bool   // -modular: one package at a time through go vet, not the whole program
+	tests    bool   // -test given explicitly as true: the whole program includes tests
 }
 
 // parseStandalone parses args with the flags singlechecker.Main accepts.
@@ -50,6 +52,7 @@ func parseStandalone(args []string) standaloneArgs {
 		fs.Var(&rawValue{isBool: true}, n, "")
 	}
 	test := fs.Bool("test", true, "")
+	fs.BoolVar(&s.modular, "modular", false, "")
 	for _, n := range []string{"debug", "cpuprofile", "memprofile", "trace"} {
 		fs.String(n, "", "")
 	}
@@ -67,9 +70,11 @@ func parseStandalone(args []string) standaloneArgs {
 		case f.Name == "tags":
 			s.tagsSet = true
 		case f.Name == "test":
-			if !*test {
+			s.tests = *test
+			if !*test && s.modular {
 				s.fallback = "-test=false"
 			}
+		case f.Name == "modular":
 		case f.Name == "json", f.Name == "c", f.Name == "source", f.Name == "v", f.Name == "all":
 			// -source, -v and -all have no effect in either driver.
 		default: // fix, diff, flags, V, debug, cpuprofile, memprofile, trace
@@ -84,6 +89,8 @@ func parseStandalone(args []string) standaloneArgs {
 		s.fallback = "usage"
 	case os.Getenv("IDEMLINT_DRIVER") == "packages":
 		s.fallback = "IDEMLINT_DRIVER=packages"
+	case os.Getenv("IDEMLINT_DRIVER") == "vet":
+		s.modular = true
 	default:
 		for _, p := range s.patterns {
 			if strings.HasSuffix(p, ".go") || strings.Contains(p, "=") {
@@ -117,6 +124,9 @@ func standalone(args []string) (code int, ok bool) {
 	self, err := os.Executable()
 	if s.fallback == "" && err != nil {
 		s.fallback = "no executable"
+	}
+	if s.fallback == "" && !s.modular {
+		return whole(s), true
 	}
 	if s.fallback != "" {
 		if s.tagsSet && s.tags != "" {
@@ -247,6 +257,10 @@ type unitError struct {
 type results struct {
 	diags  []*diagnostic
 	errors []*unitError
+	// The whole-program driver's: warnings to print before the findings,
+	// and whether packages the patterns name did not load.
+	stderr []string
+	failed bool
 }
 
 // A tree is the -json output of the vet tool on one unit:

@@ -125,7 +125,7 @@ func run(t testing.TB, dir, gocache string, env []string, name string, args ...s
 	t.Helper()
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off", "GOCACHE="+gocache, "IDEMLINT_DRIVER=")
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off", "GOCACHE="+gocache, "IDEMLINT_DRIVER=", "IDEMLINT_CACHE="+filepath.Join(gocache, "idemlint"))
 	cmd.Env = append(cmd.Env, env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -185,15 +185,22 @@ func TestStandalone(t *testing.T) {
 		list     bool   // with driver "vet": go list ran (only when go vet's output has findings, dependencies' included)
 		repeated bool   // the same run again (warm cache) gives the same
 	}{
-		{name: "all", args: []string{"./..."}, want: []string{findA, findATest, findX, findB}, code: 3, driver: "vet", list: true, repeated: true},
-		{name: "a", args: []string{"./a"}, want: []string{findA, findATest, findX}, code: 3, driver: "vet", list: true},
-		{name: "b only, not its dependency", args: []string{"./b"}, want: []string{findB}, code: 3, driver: "vet", list: true},
-		{name: "clean", args: []string{"./clean"}, code: 0, driver: "vet", list: true, repeated: true}, // a's finding is in go vet's output
-		{name: "analyzer flag", args: []string{"-effects=example.com/m/a.Handle", "./clean"}, code: 0, driver: "vet", list: true},
-		{name: "no finding anywhere", args: []string{"./leaf"}, code: 0, driver: "vet", repeated: true},
+		{name: "all", args: []string{"-modular", "./..."}, want: []string{findA, findATest, findX, findB}, code: 3, driver: "vet", list: true, repeated: true},
+		{name: "a", args: []string{"-modular", "./a"}, want: []string{findA, findATest, findX}, code: 3, driver: "vet", list: true},
+		{name: "b only, not its dependency", args: []string{"-modular", "./b"}, want: []string{findB}, code: 3, driver: "vet", list: true},
+		{name: "clean", args: []string{"-modular", "./clean"}, code: 0, driver: "vet", list: true, repeated: true}, // a's finding is in go vet's output
+		{name: "analyzer flag", args: []string{"-modular", "-effects=example.com/m/a.Handle", "./clean"}, code: 0, driver: "vet", list: true},
+		{name: "no finding anywhere", args: []string{"-modular", "./leaf"}, code: 0, driver: "vet", repeated: true},
+		{name: "IDEMLINT_DRIVER=vet", env: []string{"IDEMLINT_DRIVER=vet"}, args: []string{"./b"}, want: []string{findB}, code: 3, driver: "vet", list: true},
 		{name: "packages driver", env: []string{"IDEMLINT_DRIVER=packages"}, args: []string{"./..."}, want: []string{findA, findATest, findX, findB}, code: 3, driver: "packages"},
-		{name: "-test=false", args: []string{"-test=false", "./..."}, want: []string{findA, findB}, code: 3, driver: "packages"},
+		{name: "-modular -test=false", args: []string{"-modular", "-test=false", "./..."}, want: []string{findA, findB}, code: 3, driver: "packages"},
 		{name: "packages driver, clean", env: []string{"IDEMLINT_DRIVER=packages"}, args: []string{"./clean"}, code: 0, driver: "packages"},
+		// The whole-program driver (the default): tests only with -test.
+		{name: "whole", args: []string{"./..."}, want: []string{findA, findB}, code: 3, driver: "whole", repeated: true},
+		{name: "whole -test", args: []string{"-test", "./..."}, want: []string{findA, findATest, findX, findB}, code: 3, driver: "whole"},
+		{name: "whole b only", args: []string{"./b"}, want: []string{findB}, code: 3, driver: "whole"},
+		{name: "whole clean", args: []string{"./clean"}, code: 0, driver: "whole"},
+		{name: "whole analyzer flag", args: []string{"-effects=example.com/m/a.Handle", "./clean"}, code: 0, driver: "whole"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			os.Remove(log)
@@ -214,7 +221,8 @@ func TestStandalone(t *testing.T) {
 			}
 			calls, _ := os.ReadFile(log)
 			vet := regexp.MustCompile(`(?m)^vet -vettool=\S+ -json .*-vetx-report -- `).Match(calls)
-			if vet != (tc.driver == "vet") {
+			whole := regexp.MustCompile(`(?m)^list -e -json=.* -export=true `).Match(calls) && !vet
+			if vet != (tc.driver == "vet") || whole != (tc.driver == "whole") {
 				t.Errorf("driver: want %s; go was run as:\n%s", tc.driver, calls)
 			}
 			if list := regexp.MustCompile(`(?m)^list -e -find `).Match(calls); vet && list != tc.list {
@@ -225,7 +233,7 @@ func TestStandalone(t *testing.T) {
 
 	// Each finding once, though a.go is analysed in a, in "a [a.test]",
 	// and (as b's dependency) in a again.
-	r := run(t, dir, gocache, nil, bin, "./...")
+	r := run(t, dir, gocache, nil, bin, "-modular", "./...")
 	if n := strings.Count(r.stderr, findA); n != 1 {
 		t.Errorf("%q reported %d times:\n%s", findA, n, r.stderr)
 	}
@@ -289,7 +297,7 @@ func TestJSON(t *testing.T) {
 		return tree, fs
 	}
 
-	r := run(t, dir, gocache, nil, bin, "-json", "./...")
+	r := run(t, dir, gocache, nil, bin, "-modular", "-json", "./...")
 	if r.code != 0 {
 		t.Errorf("-json with findings: exit %d, want 0\n%s", r.code, r.stderr)
 	}
@@ -321,9 +329,29 @@ func TestJSON(t *testing.T) {
 		t.Errorf("go/packages driver -json findings:\n\t%s\nvet driver:\n\t%s", strings.Join(old, "\n\t"), strings.Join(got, "\n\t"))
 	}
 
-	r = run(t, dir, gocache, nil, bin, "-json", "./clean")
+	r = run(t, dir, gocache, nil, bin, "-modular", "-json", "./clean")
 	if r.code != 0 || strings.TrimSpace(r.stdout) != "{}" {
 		t.Errorf("-json, no finding: exit %d, output %q", r.code, r.stdout)
+	}
+
+	// The whole-program driver: the same shape, paths relative to the
+	// working directory, package paths as keys, each finding with the URL
+	// of its code's documentation.
+	r = run(t, dir, gocache, nil, bin, "-json", "-test", "./...")
+	tree, whole := parse(r)
+	if !slices.Equal(whole, got) {
+		t.Errorf("whole-program -json findings:\n\t%s\nvet driver:\n\t%s", strings.Join(whole, "\n\t"), strings.Join(got, "\n\t"))
+	}
+	for id, byAnalyzer := range tree {
+		for _, d := range byAnalyzer["idemlint"] {
+			if filepath.IsAbs(d.Posn) {
+				t.Errorf("%s: absolute position %s", id, d.Posn)
+			}
+		}
+	}
+	r = run(t, dir, gocache, nil, bin, "-json", "./clean")
+	if r.code != 0 || strings.TrimSpace(r.stdout) != "{}" {
+		t.Errorf("whole-program -json, no finding: exit %d, output %q", r.code, r.stdout)
 	}
 }
 
@@ -432,4 +460,35 @@ func BenchmarkWarm(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestWholeCache: the whole-program driver prints a cached run's findings
+// when nothing changed (without loading the program from source), and
+// analyses again when a file, the settings or the rules file change.
+func TestWholeCache(t *testing.T) {
+	bin := idemlint(t)
+	dir := writeModule(t, maps(testModule))
+	gocache := t.TempDir()
+	path, log := goWrapper(t)
+	fullLoad := regexp.MustCompile(`(?m)^list -e -json=.* -export=true `)
+	step := func(what string, args []string, want []string) {
+		t.Helper()
+		os.Remove(log)
+		r := run(t, dir, gocache, []string{"PATH=" + path}, bin, args...)
+		if got := findings(dir, r.stderr); !slices.Equal(got, want) {
+			t.Errorf("%s: findings\n\t%s\nwant\n\t%s\n%s", what, strings.Join(got, "\n\t"), strings.Join(want, "\n\t"), r.stderr)
+		}
+		calls, _ := os.ReadFile(log)
+		if loaded := fullLoad.Match(calls); loaded != strings.HasPrefix(what, "analysed") {
+			t.Errorf("%s: program loaded from source: %v; go was run as:\n%s", what, loaded, calls)
+		}
+	}
+	step("analysed: first run", []string{"./..."}, []string{findA, findB})
+	step("cached: nothing changed", []string{"./..."}, []string{findA, findB})
+	step("analysed: other settings", []string{"-codes=IDEM002", "./..."}, nil)
+	must(t, os.WriteFile(filepath.Join(dir, "b", "b.go"), []byte("package b\n"), 0o644))
+	step("analysed: a file changed", []string{"./..."}, []string{findA})
+	step("cached: again", []string{"./..."}, []string{findA})
+	must(t, os.WriteFile(filepath.Join(dir, "idemlint.yaml"), []byte("effects: [example.com/m/leaf.F]\n"), 0o644))
+	step("analysed: a rules file appeared", []string{"./..."}, []string{findA})
 }

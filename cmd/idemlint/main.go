@@ -64,6 +64,7 @@
 package main
 
 import (
+	"flag"
 	"os"
 
 	"golang.org/x/tools/go/analysis/singlechecker"
@@ -86,5 +87,8 @@ func main() {
 	if code, ok := standalone(args); ok {
 		os.Exit(code)
 	}
+	// The old driver parses the command line itself; it must accept, and
+	// its -help list, the whole-program driver's flag too.
+	flag.Bool("modular", false, "analyse one package at a time, other packages through facts (through go vet), instead of the whole program")
 	singlechecker.Main(analyzer.Analyzer)
 }

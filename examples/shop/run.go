@@ -272,7 +272,7 @@ func wire(ctx context.Context, cfg *config, be *backend, br *broker, sms *smspro
 		Redis: be.redis, RedisPrefix: be.redisNaive,
 		SMSURL: sms.URL(pathNaive),
 	})
-	shop, err := orders.New(orders.Config{
+	svc, err := orders.New(orders.Config{
 		Dialect: be.dialect, Tables: be.guarded,
 		RedisPrefix: be.redisGuarded,
 		SMSURL:      sms.URL(pathGuarded),
@@ -290,9 +290,10 @@ func wire(ctx context.Context, cfg *config, be *backend, br *broker, sms *smspro
 	if err != nil {
 		return err
 	}
-	// The handlers get the run's dedup table (or Redis key prefix), which
-	// wins over the spec's idem_keys.
-	table := guard.WithTable(be.dedupTable)
+	// The handlers get the run's dedup table, which wins over the spec's
+	// idem_keys; add_points_redis gets the run's Redis key prefix instead,
+	// an option of its own.
+	h := orders.NewHandlers(orders.Stores{SQL: be.store, Redis: be.redisStore}, svc, guard.WithTable(be.dedupTable))
 	type def struct {
 		name    string
 		topic   string
@@ -300,13 +301,14 @@ func wire(ctx context.Context, cfg *config, be *backend, br *broker, sms *smspro
 		guarded guard.Handler
 	}
 	defs := []def{
-		{orders.DeductInventoryConsumer, orders.DeductInventoryTopic, nc.DeductInventory, shop.DeductInventory(be.store, table)},
-		{orders.AddPointsConsumer, orders.AddPointsTopic, nc.AddPoints, shop.AddPoints(be.store, table)},
-		{orders.SendSmsConsumer, orders.SendSmsTopic, nc.SendSms, shop.SendSms(be.store, table)},
-		{orders.UpdateStatsConsumer, orders.UpdateStatsTopic, nc.UpdateStats, shop.UpdateStats(be.store, table)},
+		{orders.DeductInventoryConsumer, orders.DeductInventoryTopic, nc.DeductInventory, h.DeductInventory},
+		{orders.AddPointsConsumer, orders.AddPointsTopic, nc.AddPoints, h.AddPoints},
+		{orders.SendSmsConsumer, orders.SendSmsTopic, nc.SendSms, h.SendSms},
+		{orders.UpdateStatsConsumer, orders.UpdateStatsTopic, nc.UpdateStats, h.UpdateStats},
 	}
 	if be.redis != nil {
-		defs = append(defs, def{orders.AddPointsRedisConsumer, orders.AddPointsRedisTopic, nc.AddPointsRedis, shop.AddPointsRedis(be.redisStore, guard.WithTable(be.redisTable))})
+		h.AddPointsRedis = orders.NewAddPointsRedisHandler(be.redisStore, svc.AddPointsRedis, guard.WithTable(be.redisTable))
+		defs = append(defs, def{orders.AddPointsRedisConsumer, orders.AddPointsRedisTopic, nc.AddPointsRedis, h.AddPointsRedis})
 	}
 	adapter := []jetstreamguard.Option{
 		jetstreamguard.WithAckWait(cfg.ackWait), // heartbeat every AckWait/2 while a handler runs

@@ -7,7 +7,7 @@
 // A [Tree] is the module enclosing a folder, the base: its root is the
 // nearest folder at or above the base holding a go.mod, or the base itself
 // when there is none ([Root]). Paths given to a Tree are slash-separated and
-// relative to the base; they may go up ("../shared") as long as they stay
+// relative to the base; they may go up ("../common") as long as they stay
 // below the root. Every operation walks the path's folders from the root
 // with Lstat and refuses a symbolic link or a non-folder among them, then
 // works through an [os.Root] of the root, so that a folder swapped for a

@@ -77,17 +77,19 @@ type AddPointsAccountFunc func(ctx context.Context, pipe redis.Pipeliner, m *Add
 // AddPointsAccountHandler handles add_points_account messages: it claims each
 // message's key, queues its effect in the same Redis MULTI/EXEC as the dedup
 // record, and answers guard.Duplicate for a key done before. Create it with
-// NewAddPointsAccountHandler; it is safe for concurrent use.
+// NewAddPointsAccountHandler, or with the other consumers' handlers with
+// NewHandlers; it is safe for concurrent use.
 type AddPointsAccountHandler struct {
 	store *redisguard.Store // with the spec's options applied
 	err   error             // why the handler cannot work, returned by every call
 	apply AddPointsAccountFunc
 }
 
-// NewAddPointsAccountHandler returns a handler that runs apply and keeps its
-// dedup records in store. The spec's settings (table e2e_shop_keys, retention
-// 168h and key identity AddPointsAccountKeyIdentity) become options layered
-// under opts, so opts win.
+// NewAddPointsAccountHandler returns a handler that runs apply (a func, or the
+// method AddPointsAccount of an Effects, such as Service) and keeps its dedup
+// records in store. The spec's settings (table e2e_shop_keys, retention 168h
+// and key identity AddPointsAccountKeyIdentity) become options layered under
+// opts, so opts win.
 //
 // A nil store or apply, or options that store.With rejects, do not fail here:
 // every Handle and HandleMessage of the handler returns the error.

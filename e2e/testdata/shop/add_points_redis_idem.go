@@ -76,16 +76,18 @@ type AddPointsRedisFunc func(ctx context.Context, pipe redis.Pipeliner, m *AddPo
 // AddPointsRedisHandler handles add_points_redis messages: it claims each
 // message's key, queues its effect in the same Redis MULTI/EXEC as the dedup
 // record, and answers guard.Duplicate for a key done before. Create it with
-// NewAddPointsRedisHandler; it is safe for concurrent use.
+// NewAddPointsRedisHandler, or with the other consumers' handlers with
+// NewHandlers; it is safe for concurrent use.
 type AddPointsRedisHandler struct {
 	store *redisguard.Store // with the spec's options applied
 	err   error             // why the handler cannot work, returned by every call
 	apply AddPointsRedisFunc
 }
 
-// NewAddPointsRedisHandler returns a handler that runs apply and keeps its
-// dedup records in store. The spec's settings (table e2e_shop_keys, retention
-// 168h and key identity AddPointsRedisKeyIdentity) become options layered under
+// NewAddPointsRedisHandler returns a handler that runs apply (a func, or the
+// method AddPointsRedis of an Effects, such as Service) and keeps its dedup
+// records in store. The spec's settings (table e2e_shop_keys, retention 168h
+// and key identity AddPointsRedisKeyIdentity) become options layered under
 // opts, so opts win.
 //
 // A nil store or apply, or options that store.With rejects, do not fail here:

@@ -6,23 +6,16 @@ import (
 	"errors"
 )
 
-// applyCapturePayment applies the effect of m, a message of the capture_payment
+// CapturePayment applies the effect of m, a message of the capture_payment
 // consumer, in tx, the transaction that also records its dedup row, so both
 // commit or neither. It must do all its work through tx: the store retries the
 // transaction after serialization failures and deadlocks, calling it again.
 // Returning guard.Reject(err) refuses the message for good.
 //
-// Wire it up with
-//
-//	h := NewCapturePaymentHandler(store, applyCapturePayment)
-//
 // idemgen wrote this file once and never overwrites it: it is yours to edit.
-// (If it is deleted, idemgen writes the stub again; keep the file, even empty,
-// if the function lives elsewhere.)
-func applyCapturePayment(ctx context.Context, tx *sql.Tx, m *CapturePayment) error {
+// (If it is deleted, idemgen writes the stub again; keep the file, even reduced
+// to its package clause, if the method lives elsewhere.)
+func (s *Service) CapturePayment(ctx context.Context, tx *sql.Tx, m *CapturePayment) error {
 	// TODO: apply the effect of m through tx.
-	return errors.New("capture_payment: apply not implemented")
+	return errors.New("capture_payment: effect not implemented")
 }
-
-// The handler's apply func type checks the signature of applyCapturePayment.
-var _ CapturePaymentFunc = applyCapturePayment

@@ -77,16 +77,18 @@ type CapturePaymentFunc func(ctx context.Context, tx *sql.Tx, m *CapturePayment)
 // CapturePaymentHandler handles capture_payment messages: it claims each
 // message's key, runs its effect in the same SQL transaction as the dedup
 // record, and answers guard.Duplicate for a key done before. Create it with
-// NewCapturePaymentHandler; it is safe for concurrent use.
+// NewCapturePaymentHandler, or with the other consumers' handlers with
+// NewHandlers; it is safe for concurrent use.
 type CapturePaymentHandler struct {
 	store *guard.SQLStore // with the spec's options applied
 	err   error           // why the handler cannot work, returned by every call
 	apply CapturePaymentFunc
 }
 
-// NewCapturePaymentHandler returns a handler that runs apply and keeps its
-// dedup records in store. The spec's settings (table e2e_shop_keys, retention
-// 168h and key identity CapturePaymentKeyIdentity) become options layered under
+// NewCapturePaymentHandler returns a handler that runs apply (a func, or the
+// method CapturePayment of an Effects, such as Service) and keeps its dedup
+// records in store. The spec's settings (table e2e_shop_keys, retention 168h
+// and key identity CapturePaymentKeyIdentity) become options layered under
 // opts, so opts win.
 //
 // A nil store or apply, or options that store.With rejects, do not fail here:

@@ -76,17 +76,19 @@ type DeductInventoryFunc func(ctx context.Context, tx *sql.Tx, m *DeductInventor
 // DeductInventoryHandler handles deduct_inventory messages: it claims each
 // message's key, runs its effect in the same SQL transaction as the dedup
 // record, and answers guard.Duplicate for a key done before. Create it with
-// NewDeductInventoryHandler; it is safe for concurrent use.
+// NewDeductInventoryHandler, or with the other consumers' handlers with
+// NewHandlers; it is safe for concurrent use.
 type DeductInventoryHandler struct {
 	store *guard.SQLStore // with the spec's options applied
 	err   error           // why the handler cannot work, returned by every call
 	apply DeductInventoryFunc
 }
 
-// NewDeductInventoryHandler returns a handler that runs apply and keeps its
-// dedup records in store. The spec's settings (table e2e_shop_keys, retention
-// 168h and key identity DeductInventoryKeyIdentity) become options layered
-// under opts, so opts win.
+// NewDeductInventoryHandler returns a handler that runs apply (a func, or the
+// method DeductInventory of an Effects, such as Service) and keeps its dedup
+// records in store. The spec's settings (table e2e_shop_keys, retention 168h
+// and key identity DeductInventoryKeyIdentity) become options layered under
+// opts, so opts win.
 //
 // A nil store or apply, or options that store.With rejects, do not fail here:
 // every Handle and HandleMessage of the handler returns the error.

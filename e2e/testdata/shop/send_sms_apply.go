@@ -7,26 +7,19 @@ import (
 	"github.com/idemkit/idem/guard"
 )
 
-// applySendSms performs the external effect of m, a message of the send_sms
+// SendSms performs the external effect of m, a message of the send_sms
 // consumer, while holding lease, which blocks duplicates for 30s. Pass
 // lease.Key() to the provider as its idempotency key, call lease.Extend for
 // calls that may outlast the lease, and lease.SetResult to store a result for
-// later duplicates. Delivery is at-least-once: a lease that expires before
-// apply returns is taken over by a redelivery, which runs the effect again with
-// the same lease.Key(). An error releases the key, so a redelivery runs the
-// effect again; guard.Reject(err) keeps it failed instead.
-//
-// Wire it up with
-//
-//	h := NewSendSmsHandler(store, applySendSms)
+// later duplicates. Delivery is at-least-once: a lease that expires before it
+// returns is taken over by a redelivery, which runs the effect again with the
+// same lease.Key(). An error releases the key, so a redelivery runs the effect
+// again; guard.Reject(err) keeps it failed instead.
 //
 // idemgen wrote this file once and never overwrites it: it is yours to edit.
-// (If it is deleted, idemgen writes the stub again; keep the file, even empty,
-// if the function lives elsewhere.)
-func applySendSms(ctx context.Context, lease *guard.Lease, m *SendSms) error {
+// (If it is deleted, idemgen writes the stub again; keep the file, even reduced
+// to its package clause, if the method lives elsewhere.)
+func (s *Service) SendSms(ctx context.Context, lease *guard.Lease, m *SendSms) error {
 	// TODO: call the provider, with lease.Key() as its idempotency key.
-	return errors.New("send_sms: apply not implemented")
+	return guard.NotPerformed(errors.New("send_sms: effect not implemented"))
 }
-
-// The handler's apply func type checks the signature of applySendSms.
-var _ SendSmsFunc = applySendSms

@@ -26,11 +26,15 @@ const (
 	// would count as new, so idemgen refuses to regenerate this file with one: to
 	// change the key, raise key_version in the spec, which starts a new namespace.
 	SendSmsAtMostOnceKeyIdentity = "idem-key/1 consumer=send_sms_at_most_once key=order_id:string,template:string encoding=v1 fingerprint=order_id:string,phone:string,template:string"
+	// SendSmsAtMostOnceTopic is the topic the send_sms_at_most_once consumer reads,
+	// as the spec names it.
+	SendSmsAtMostOnceTopic = "orders.shipped"
 )
 
-// SendSmsAtMostOnce is the message of the send_sms_at_most_once consumer, a
-// JSON object. Its business key is order_id and template; a duplicate must
-// agree with it on order_id, phone and template (the fingerprint).
+// SendSmsAtMostOnce is the message of the send_sms_at_most_once consumer (topic
+// orders.shipped), a JSON object. Its business key is order_id and template; a
+// duplicate must agree with it on order_id, phone and template (the
+// fingerprint).
 type SendSmsAtMostOnce struct {
 	OrderID  string `json:"order_id"` // key and fingerprint
 	Phone    string `json:"phone"`    // fingerprint
@@ -69,7 +73,7 @@ func (m *SendSmsAtMostOnce) Fingerprint() []byte {
 // for 30s. Pass lease.Key() to the provider as its idempotency key, call
 // lease.Extend for calls that may outlast the lease, and lease.SetResult to
 // store a result for later duplicates. Delivery is at-most-once: a lease that
-// expires before apply returns makes the key uncertain (guard.ErrUncertain), so
+// expires before it returns makes the key uncertain (guard.ErrUncertain), so
 // the effect never runs twice. An error wrapped with guard.NotPerformed (the
 // call certainly did not happen) releases the key for a redelivery; any other
 // error makes it uncertain, since the call may have reached the provider;
@@ -79,18 +83,19 @@ type SendSmsAtMostOnceFunc func(ctx context.Context, lease *guard.Lease, m *Send
 // SendSmsAtMostOnceHandler handles send_sms_at_most_once messages: it claims
 // each message's key, runs its external effect under a lease on the key, and
 // answers guard.Duplicate for a key done before. Create it with
-// NewSendSmsAtMostOnceHandler; it is safe for concurrent use.
+// NewSendSmsAtMostOnceHandler, or with the other consumers' handlers with
+// NewHandlers; it is safe for concurrent use.
 type SendSmsAtMostOnceHandler struct {
 	store *guard.SQLStore // with the spec's options applied
 	err   error           // why the handler cannot work, returned by every call
 	apply SendSmsAtMostOnceFunc
 }
 
-// NewSendSmsAtMostOnceHandler returns a handler that runs apply and keeps its
-// dedup records in store. The spec's settings (table e2e_shop_keys, retention
-// 168h, key identity SendSmsAtMostOnceKeyIdentity, lease 30s, delivery
-// at-most-once and on_error release) become options layered under opts, so opts
-// win.
+// NewSendSmsAtMostOnceHandler returns a handler that runs apply (a func, or the
+// method SendSmsAtMostOnce of an Effects, such as Service) and keeps its dedup
+// records in store. The spec's settings (table e2e_shop_keys, retention 168h,
+// key identity SendSmsAtMostOnceKeyIdentity, lease 30s, delivery at-most-once
+// and on_error release) become options layered under opts, so opts win.
 //
 // A nil store or apply, or options that store.With rejects, do not fail here:
 // every Handle and HandleMessage of the handler returns the error.

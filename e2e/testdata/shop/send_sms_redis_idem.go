@@ -68,22 +68,24 @@ func (m *SendSmsRedis) Fingerprint() []byte {
 // 30s. Pass lease.Key() to the provider as its idempotency key, call
 // lease.Extend for calls that may outlast the lease, and lease.SetResult to
 // store a result for later duplicates. Delivery is at-least-once: a lease that
-// expires before apply returns is taken over by a redelivery, which runs the
+// expires before it returns is taken over by a redelivery, which runs the
 // effect again with the same lease.Key(). An error releases the key, so a
 // redelivery runs the effect again; guard.Reject(err) keeps it failed instead.
 type SendSmsRedisFunc func(ctx context.Context, lease *guard.Lease, m *SendSmsRedis) error
 
 // SendSmsRedisHandler handles send_sms_redis messages: it claims each message's
 // key, runs its external effect under a lease on the key, and answers
-// guard.Duplicate for a key done before. Create it with NewSendSmsRedisHandler;
-// it is safe for concurrent use.
+// guard.Duplicate for a key done before. Create it with NewSendSmsRedisHandler,
+// or with the other consumers' handlers with NewHandlers; it is safe for
+// concurrent use.
 type SendSmsRedisHandler struct {
 	store *redisguard.Store // with the spec's options applied
 	err   error             // why the handler cannot work, returned by every call
 	apply SendSmsRedisFunc
 }
 
-// NewSendSmsRedisHandler returns a handler that runs apply and keeps its dedup
+// NewSendSmsRedisHandler returns a handler that runs apply (a func, or the
+// method SendSmsRedis of an Effects, such as Service) and keeps its dedup
 // records in store. The spec's settings (table e2e_shop_keys, retention 168h,
 // key identity SendSmsRedisKeyIdentity, lease 30s, delivery at-least-once and
 // on_error release) become options layered under opts, so opts win.

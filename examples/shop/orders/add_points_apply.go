@@ -8,11 +8,11 @@ import (
 	"github.com/idemkit/idem/guard"
 )
 
-// applyAddPoints credits the order's points to its buyer, in tx, the
+// AddPoints credits the order's points to its buyer, in tx, the
 // transaction that also records the dedup row: points = points + n runs
 // once per order however often the message comes. An unknown user is
 // rejected for good (guard.Reject).
-func (s *Shop) applyAddPoints(ctx context.Context, tx *sql.Tx, m *AddPoints) error {
+func (s *Service) AddPoints(ctx context.Context, tx *sql.Tx, m *AddPoints) error {
 	res, err := tx.ExecContext(ctx, s.pointsSQL, m.Points, m.UserID)
 	if err != nil {
 		return err
@@ -26,6 +26,3 @@ func (s *Shop) applyAddPoints(ctx context.Context, tx *sql.Tx, m *AddPoints) err
 	}
 	return s.afterEffect(ctx)
 }
-
-// The handler's apply func type checks the signature of applyAddPoints.
-var _ AddPointsFunc = new(Shop).applyAddPoints

@@ -8,7 +8,7 @@ import (
 	"github.com/idemkit/idem/guard"
 )
 
-// applyDeductInventory takes the order's quantity out of stock, in tx, the
+// DeductInventory takes the order's quantity out of stock, in tx, the
 // transaction that also records the dedup row, so both commit or neither.
 //
 // The update is conditional: stock never goes below zero. When the SKU
@@ -16,7 +16,7 @@ import (
 // rejected for good: guard.Reject keeps its key failed, so a redelivery is
 // refused instead of deducting later from stock that came back meanwhile.
 // The example's stock covers every order, so a rejection there is a bug.
-func (s *Shop) applyDeductInventory(ctx context.Context, tx *sql.Tx, m *DeductInventory) error {
+func (s *Service) DeductInventory(ctx context.Context, tx *sql.Tx, m *DeductInventory) error {
 	if m.Quantity <= 0 {
 		return guard.Reject(fmt.Errorf("order %s: quantity %d of %s", m.OrderID, m.Quantity, m.Sku))
 	}
@@ -33,6 +33,3 @@ func (s *Shop) applyDeductInventory(ctx context.Context, tx *sql.Tx, m *DeductIn
 	}
 	return s.afterEffect(ctx)
 }
-
-// The handler's apply func type checks the signature of applyDeductInventory.
-var _ DeductInventoryFunc = new(Shop).applyDeductInventory

@@ -12,7 +12,7 @@ import (
 	"github.com/idemkit/idem/guard"
 )
 
-// applySendSms sends the text through the SMS provider while holding lease,
+// SendSms sends the text through the SMS provider while holding lease,
 // which blocks duplicates of the key for the spec's 5s. The call cannot
 // share a transaction with the dedup record, so the lease's key goes to the
 // provider as its Idempotency-Key: when the call is repeated — the response
@@ -22,7 +22,7 @@ import (
 // A transport error or a 5xx answer releases the key (on_error: release), so
 // the redelivery calls again, with the same key. A 4xx answer is mostly the
 // provider refusing this text for good: guard.Reject keeps the key failed.
-func (s *Shop) applySendSms(ctx context.Context, lease *guard.Lease, m *SendSms) error {
+func (s *Service) SendSms(ctx context.Context, lease *guard.Lease, m *SendSms) error {
 	body, err := json.Marshal(smsprovider.Request{
 		To:       m.Phone,
 		Template: m.Template,
@@ -64,6 +64,3 @@ func (s *Shop) applySendSms(ctx context.Context, lease *guard.Lease, m *SendSms)
 func permanentStatus(code int) bool {
 	return code >= 400 && code < 500 && code != http.StatusConflict && code != http.StatusTooManyRequests
 }
-
-// The handler's apply func type checks the signature of applySendSms.
-var _ SendSmsFunc = new(Shop).applySendSms

@@ -9,7 +9,7 @@
 //
 //	idemgen [generate] [-f idem.yaml] [-v] [spec ...]
 //	idemgen check      [-f idem.yaml] [spec ...]
-//	idemgen init       [-f idem.yaml] [-package name]
+//	idemgen init       [-f idem.yaml] [-package name] [-dialect postgres]
 //	idemgen version
 //	idemgen help
 //
@@ -49,12 +49,14 @@ import (
 	"go/token"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/idemkit/idem/generator"
 	"github.com/idemkit/idem/spec"
+	"github.com/idemkit/idem/spec/modfs"
 )
 
 // Exit codes of Main.
@@ -74,19 +76,23 @@ Usage:
 
 	idemgen [generate] [-f idem.yaml] [-v] [spec ...]
 	idemgen check [-f idem.yaml] [spec ...]
-	idemgen init [-f idem.yaml] [-package name]
+	idemgen init [-f idem.yaml] [-package name] [-dialect postgres]
 	idemgen version
 	idemgen help
 
 Commands:
 
-	generate  write the guarded handlers (<consumer>_idem.go), the apply
-	          stubs (<consumer>_apply.go, written once, never overwritten)
-	          and the dedup-table migrations (written once, never changed)
-	          of each spec; prints one line per written file. The default.
-	check     report, as a unified diff on stderr, every generated file that
-	          is stale or missing, and exit 1; silent when up to date (CI,
-	          pre-commit). Writes nothing.
+	generate  write the guarded handlers (<consumer>_idem.go and
+	          handlers_idem.go: Effects, Stores, Handlers, NewHandlers), the
+	          stubs of the effects (service_apply.go and <consumer>_apply.go,
+	          written once, never overwritten) and the dedup-table
+	          migrations (written once, never changed) of each spec; prints
+	          one line per written file, and what is left of a consumer
+	          removed from the spec. The default.
+	check     report, as a unified diff on stderr (--- a/ on disk, +++ b/
+	          generated, paths from the module's root), every generated file
+	          that is stale or missing, and exit 1; silent when up to date
+	          (CI, pre-commit). Writes nothing.
 	init      write a commented starter spec (the four classic consumers);
 	          refuses to overwrite an existing file.
 	version   print idemgen's module version.
@@ -103,6 +109,8 @@ Flags:
 	-v          generate: also list the files that are up to date
 	-package p  init: the Go package of the generated code (default: the
 	            package of the .go files in the spec's folder, else its name)
+	-dialect d  init: the SQL dialect of the migrations: postgres (default),
+	            mysql or sqlite
 
 Examples:
 
@@ -366,16 +374,11 @@ type plan struct {
 	spec    *spec.Spec
 	files   []generator.File
 	changes []generator.Change
-	shared  bool // another spec of this run writes Go into the same folder
 }
 
 // owned returns the folders whose generated handlers belong to this spec
-// alone: its output folder, unless another spec of the run shares it (then
-// no handler there counts as an orphan).
+// alone: its output folder (a package holds one spec's handlers).
 func (p *plan) owned() []string {
-	if p.shared {
-		return nil
-	}
 	return []string{p.spec.Output}
 }
 
@@ -473,19 +476,24 @@ func loadAll(targets []target, stderr io.Writer) ([]*plan, error) {
 	if failed {
 		return nil, errReported
 	}
-	// Specs of one run that write into one folder: neither owns it.
-	outputs := map[string][]*plan{}
+	// Two specs of one run that write Go into one folder would declare the
+	// package-wide API (Effects, Handlers, NewHandlers) twice.
+	outputs := map[string]*plan{}
 	for _, p := range plans {
-		out := filepath.Clean(filepath.Join(p.spec.Dir, filepath.FromSlash(p.spec.Output)))
-		outputs[out] = append(outputs[out], p)
-	}
-	for _, ps := range outputs {
-		if len(ps) < 2 {
+		out, err := filepath.Abs(filepath.Join(p.spec.Dir, filepath.FromSlash(p.spec.Output)))
+		if err != nil {
+			return nil, err
+		}
+		if first, ok := outputs[out]; ok {
+			fmt.Fprintf(stderr, "idemgen: %s and %s both write their Go into %s: a package holds the handlers of one spec (its %s, %s and %s); give each spec an output folder of its own, or merge their consumers into one spec\n",
+				filepath.ToSlash(first.spec.File), filepath.ToSlash(p.spec.File), display(p.spec, p.spec.Output), "Effects", "Handlers", "NewHandlers")
+			failed = true
 			continue
 		}
-		for _, p := range ps {
-			p.shared = true
-		}
+		outputs[out] = p
+	}
+	if failed {
+		return nil, errReported
 	}
 	changes, err := generator.PlanAll(trees(plans))
 	if err != nil {
@@ -525,7 +533,11 @@ func runGenerate(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	// Every spec's files, written together: nothing unless all plan cleanly.
-	all, err := generator.WriteAll(trees(plans))
+	ts := trees(plans)
+	for i := range ts {
+		ts[i].KeepOrphan = keepUnderGoGenerate(ts[i].Dir)
+	}
+	all, err := generator.WriteAll(ts)
 	if err != nil {
 		return planError(plans, err, stderr)
 	}
@@ -534,11 +546,9 @@ func runGenerate(args []string, stdout, stderr io.Writer) error {
 		written := map[string]bool{}
 		for _, c := range changes {
 			written[c.File.Path] = true
-			if c.Kind == generator.KindDelete {
-				fmt.Fprintf(stdout, "removed %s (its consumer is no longer in the spec; its apply stub, if any, stays)\n", display(p.spec, c.File.Path))
-				continue
+			if c.Kind == generator.KindCreate || c.Kind == generator.KindUpdate {
+				fmt.Fprintf(stdout, "wrote %s\n", display(p.spec, c.File.Path))
 			}
-			fmt.Fprintf(stdout, "wrote %s\n", display(p.spec, c.File.Path))
 		}
 		if *verbose {
 			for _, f := range p.files {
@@ -547,8 +557,107 @@ func runGenerate(args []string, stdout, stderr io.Writer) error {
 				}
 			}
 		}
+		if err := reportGone(p, changes, true, stderr); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+// reportGone tells, one line each, what is left of the consumers gone from
+// p's spec: the generated handler removed (generate) or to remove (check),
+// the stub that is the user's to delete or rename, and that a consumer
+// renamed is a new namespace.
+func reportGone(p *plan, changes []generator.Change, removed bool, w io.Writer) error {
+	gone, err := generator.GoneConsumers(p.spec.Dir, p.spec, changes)
+	if err != nil {
+		return fmt.Errorf("%s: %w", filepath.ToSlash(p.spec.File), err)
+	}
+	specName := filepath.Base(p.spec.File)
+	for _, g := range gone {
+		var line string
+		switch {
+		case g.Handler != "" && g.Emptied:
+			line = fmt.Sprintf("emptied %s (consumer %s is gone from %s), which go generate still reads: run go generate again to delete it", moduleRel(p.spec, g.Handler), g.Consumer, specName)
+		case g.Handler != "" && removed:
+			line = fmt.Sprintf("removed %s (consumer %s is gone from %s)", moduleRel(p.spec, g.Handler), g.Consumer, specName)
+		case g.Handler != "":
+			line = fmt.Sprintf("%s belongs to consumer %s, which is gone from %s: generate removes it", moduleRel(p.spec, g.Handler), g.Consumer, specName)
+		default:
+			line = fmt.Sprintf("consumer %s is gone from %s", g.Consumer, specName)
+		}
+		if g.Stub != "" {
+			stub := moduleRel(p.spec, g.Stub)
+			if g.SameKey && len(g.Renamed) == 1 {
+				to := spec.GoName(g.Renamed[0])
+				line += fmt.Sprintf("; its %s in %s is yours: if %s is %s renamed, move its body into %s (%s), then delete it; otherwise delete it",
+					g.Effect, stub, g.Renamed[0], g.Consumer, to, moduleRel(p.spec, path.Join(path.Dir(g.Stub), g.Renamed[0]+"_apply.go")))
+			} else {
+				line += fmt.Sprintf("; its %s in %s is yours: delete or rename it", g.Effect, stub)
+			}
+			if g.Handler == "" {
+				line += " (the package does not build until you do)"
+			}
+		}
+		fmt.Fprintf(w, "idemgen: %s\n", line)
+		if len(g.Renamed) > 0 && g.Handler != "" {
+			fmt.Fprintf(w, "idemgen: if %s was renamed to %s: a renamed consumer is a new namespace, so the messages %s handled count as new under the new name and run their effect again; drain %s's queue before deploying the rename, or keep the name %s (go doc github.com/idemkit/idem/spec, Renaming a consumer)\n",
+				g.Consumer, orList(g.Renamed), g.Consumer, g.Consumer, g.Consumer)
+		}
+	}
+	return nil
+}
+
+// keepUnderGoGenerate returns, under go generate, which orphans of the
+// tree in dir generate must empty instead of deleting: go generate lists
+// the Go files of every package before it runs a directive, then reads each
+// in turn, and stops at one that is gone. Only an orphan in the directive's
+// folder that go generate has read already ($GOFILE's folder, sorting
+// before $GOFILE, or any when $GOFILE is a test) may go at once. Outside go
+// generate it returns nil: every orphan is deleted.
+func keepUnderGoGenerate(dir string) func(string) bool {
+	gofile := os.Getenv("GOFILE")
+	if gofile == "" || os.Getenv("GOPACKAGE") == "" {
+		return nil
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return func(string) bool { return true }
+	}
+	return func(p string) bool {
+		abs, err := filepath.Abs(filepath.Join(dir, filepath.FromSlash(p)))
+		if err != nil || filepath.Dir(abs) != cwd {
+			return true
+		}
+		return !strings.HasSuffix(gofile, "_test.go") && filepath.Base(abs) > gofile
+	}
+}
+
+// orList joins names: "a", "a or b", "a, b or c".
+func orList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// moduleRel returns p, a path relative to the spec's folder, relative to
+// the root of the spec's module, as git names files; without a go.mod,
+// relative to the current folder, as display does.
+func moduleRel(s *spec.Spec, p string) string {
+	abs, err := filepath.Abs(filepath.Join(s.Dir, filepath.FromSlash(p)))
+	if err != nil {
+		return display(s, p)
+	}
+	root, inModule, err := modfs.Root(s.Dir)
+	if err != nil || !inModule {
+		return display(s, p)
+	}
+	rel, err := filepath.Rel(root, abs)
+	if err != nil {
+		return display(s, p)
+	}
+	return filepath.ToSlash(rel)
 }
 
 func runCheck(args []string, stdout, stderr io.Writer) error {
@@ -566,35 +675,41 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	var stale []generator.Change
+	var notes bytes.Buffer
 	for _, p := range plans {
 		for _, c := range p.changes {
-			c.File.Path = display(p.spec, c.File.Path)
+			c.File.Path = moduleRel(p.spec, c.File.Path)
 			stale = append(stale, c)
+		}
+		if err := reportGone(p, p.changes, false, &notes); err != nil {
+			return err
 		}
 	}
 	if len(stale) == 0 {
+		stderr.Write(notes.Bytes())
 		return nil
 	}
 	var b bytes.Buffer
 	b.Write(generator.Diff(stale))
-	orphans := 0
-	for _, c := range stale {
-		if c.Kind == generator.KindDelete {
-			orphans++
-		}
-	}
-	if n := len(stale) - orphans; n == 1 {
-		fmt.Fprintf(&b, "idemgen: 1 file is stale or missing; run idemgen generate\n")
-	} else if n > 1 {
-		fmt.Fprintf(&b, "idemgen: %d files are stale or missing; run idemgen generate\n", n)
-	}
-	if orphans == 1 {
-		fmt.Fprintf(&b, "idemgen: 1 generated file belongs to no consumer of its spec; run idemgen generate to remove it\n")
-	} else if orphans > 1 {
-		fmt.Fprintf(&b, "idemgen: %d generated files belong to no consumer of their spec; run idemgen generate to remove them\n", orphans)
-	}
+	b.Write(notes.Bytes())
+	fmt.Fprintf(&b, "idemgen: the generated code is stale: run \"go generate ./...\" (or %s)\n", shellJoin(append([]string{"idemgen", "generate"}, args...)))
 	stderr.Write(b.Bytes())
 	return errReported
+}
+
+// shellJoin writes a command line as a shell reads it: each word quoted
+// unless it is plain.
+func shellJoin(words []string) string {
+	quoted := make([]string, len(words))
+	for i, w := range words {
+		quoted[i] = w
+		if w == "" || strings.ContainsFunc(w, func(r rune) bool {
+			return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_-./=:@,+", r))
+		}) {
+			quoted[i] = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+		}
+	}
+	return strings.Join(quoted, " ")
 }
 
 // checkGoPackage refuses, under go generate, a spec that would write its Go

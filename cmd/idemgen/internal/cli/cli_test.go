@@ -17,7 +17,7 @@ import (
 // declares the four classic consumers, and that it generates.
 func TestStarterSpec(t *testing.T) {
 	dir := t.TempDir()
-	s, err := spec.Parse(filepath.Join(dir, "idem.yaml"), StarterSpec("orders"))
+	s, err := spec.Parse(filepath.Join(dir, "idem.yaml"), StarterSpec("orders", "postgres"))
 	if err != nil {
 		t.Fatalf("starter spec does not parse:\n%v", err)
 	}
@@ -36,7 +36,7 @@ func TestStarterSpec(t *testing.T) {
 		t.Errorf("starter spec does not generate: %v", err)
 	}
 	// The commented-out redis consumer is valid too once uncommented.
-	uncommented := strings.ReplaceAll(string(StarterSpec("orders")), "  # - name: add_points_redis", "  - name: add_points_redis")
+	uncommented := strings.ReplaceAll(string(StarterSpec("orders", "postgres")), "  # - name: add_points_redis", "  - name: add_points_redis")
 	uncommented = strings.ReplaceAll(uncommented, "\n  #   ", "\n    ")
 	s, err = spec.Parse(filepath.Join(dir, "idem.yaml"), []byte(uncommented))
 	if err != nil {
@@ -47,11 +47,30 @@ func TestStarterSpec(t *testing.T) {
 	}
 }
 
+// TestStarterSpecDialects checks that init's spec names the dialect asked
+// for and generates with it.
+func TestStarterSpecDialects(t *testing.T) {
+	for _, dialect := range dialects {
+		t.Run(dialect, func(t *testing.T) {
+			s, err := spec.Parse(filepath.Join(t.TempDir(), "idem.yaml"), StarterSpec("orders", dialect))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Dialect != dialect {
+				t.Errorf("dialect = %q, want %q", s.Dialect, dialect)
+			}
+			if _, err := generator.Generate(s); err != nil {
+				t.Errorf("starter spec for %s does not generate: %v", dialect, err)
+			}
+		})
+	}
+}
+
 // TestStarterSpecLongPackage checks that a package name longer than the
 // comment column still gives a valid spec.
 func TestStarterSpecLongPackage(t *testing.T) {
 	pkg := "a_rather_long_package_name_for_orders"
-	s, err := spec.Parse(filepath.Join(t.TempDir(), "idem.yaml"), StarterSpec(pkg))
+	s, err := spec.Parse(filepath.Join(t.TempDir(), "idem.yaml"), StarterSpec(pkg, "sqlite"))
 	if err != nil {
 		t.Fatal(err)
 	}

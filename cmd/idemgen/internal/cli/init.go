@@ -16,17 +16,19 @@ import (
 )
 
 // starterSpec is the spec idemgen init writes: the four consumers of the
-// shop example, every setting commented. %s is the Go package name.
+// shop example, every setting commented. The verbs are the Go package name
+// and the dialect.
 const starterSpec = `# idem spec: what idemgen generates guarded, idempotent consumers from.
 # Run "idemgen" (or "go generate" with //go:generate go tool idemgen) after
-# each change, fill in the <consumer>_apply.go stubs, and apply the migrations.
-# Reference: go doc github.com/idemkit/idem/spec
+# each change, fill in the effect methods of Service (<consumer>_apply.go),
+# apply the migrations, and build the handlers with NewHandlers.
+# Reference: docs/spec.md of github.com/idemkit/idem (go doc github.com/idemkit/idem/spec)
 # yaml-language-server: $schema=https://raw.githubusercontent.com/idemkit/idem/main/spec/idem.schema.json
 version: 1
 package: %-20s # Go package of the generated code
 output: .                     # folder of the generated Go, relative to this file
 sql_package: database/sql     # database/sql | pgx/v5
-dialect: postgres             # postgres | mysql | sqlite: selects the migrations only
+dialect: %-21s # postgres | mysql | sqlite: selects the migrations only
 table: idem_keys              # the dedup table
 migrations:
   dir: ./migrations/idem      # the dedup table's migrations, in their own folder
@@ -88,17 +90,25 @@ consumers:
   #   hash_tag: user_id
 `
 
-// StarterSpec returns the spec idemgen init writes, for package pkg.
-func StarterSpec(pkg string) []byte {
-	return fmt.Appendf(nil, starterSpec, pkg)
+// StarterSpec returns the spec idemgen init writes, for package pkg and the
+// SQL dialect of its migrations.
+func StarterSpec(pkg, dialect string) []byte {
+	return fmt.Appendf(nil, starterSpec, pkg, dialect)
 }
+
+// dialects are the values of init's -dialect.
+var dialects = []string{spec.DialectPostgres, spec.DialectMySQL, spec.DialectSQLite}
 
 func runInit(args []string, stdout, _ io.Writer) error {
 	fs := newFlags("init")
 	file := fs.String("f", DefaultSpec, "the spec file to write")
 	pkg := fs.String("package", "", "the Go package of the generated code")
+	dialect := fs.String("dialect", spec.DialectPostgres, "the SQL dialect of the migrations")
 	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
+	}
+	if !slices.Contains(dialects, *dialect) {
+		return usagef("-dialect %q: one of %s", *dialect, strings.Join(dialects, ", "))
 	}
 	if fs.NArg() > 0 {
 		return usagef("init takes no arguments (use -f file)")
@@ -119,7 +129,11 @@ func runInit(args []string, stdout, _ io.Writer) error {
 		return err
 	}
 	defer t.Close()
-	err = t.WriteNew(filepath.Base(*file), StarterSpec(*pkg), 0o666)
+	// The spec's folder, when it is new (idemgen init -f orders/idem.yaml).
+	if _, err := t.MkdirAll("."); err != nil {
+		return fmt.Errorf("%s: %w", filepath.ToSlash(filepath.Dir(*file)), modfs.Reason(err))
+	}
+	err = t.WriteNew(filepath.Base(*file), StarterSpec(*pkg, *dialect), 0o666)
 	if errors.Is(err, os.ErrExist) {
 		return fmt.Errorf("%s already exists; not overwriting it", *file)
 	}

@@ -67,25 +67,27 @@ func (m *ChargeCard) Fingerprint() []byte {
 // Pass lease.Key() to the provider as its idempotency key, call lease.Extend
 // for calls that may outlast the lease, and lease.SetResult to store a result
 // for later duplicates. Delivery is at-most-once: a lease that expires before
-// apply returns makes the key uncertain (guard.ErrUncertain), so the effect
-// never runs twice. Any error keeps the key failed (on_error: keep):
-// redeliveries get guard.ErrFailed.
+// it returns makes the key uncertain (guard.ErrUncertain), so the effect never
+// runs twice. Any error keeps the key failed (on_error: keep): redeliveries get
+// guard.ErrFailed.
 type ChargeCardFunc func(ctx context.Context, lease *guard.Lease, m *ChargeCard) error
 
 // ChargeCardHandler handles charge_card messages: it claims each message's key,
 // runs its external effect under a lease on the key, and answers
-// guard.Duplicate for a key done before. Create it with NewChargeCardHandler;
-// it is safe for concurrent use.
+// guard.Duplicate for a key done before. Create it with NewChargeCardHandler,
+// or with the other consumers' handlers with NewHandlers; it is safe for
+// concurrent use.
 type ChargeCardHandler struct {
 	store *redisguard.Store // with the spec's options applied
 	err   error             // why the handler cannot work, returned by every call
 	apply ChargeCardFunc
 }
 
-// NewChargeCardHandler returns a handler that runs apply and keeps its dedup
-// records in store. The spec's settings (table idem_keys, retention 720h, key
-// identity ChargeCardKeyIdentity, lease 2m, delivery at-most-once and on_error
-// keep) become options layered under opts, so opts win.
+// NewChargeCardHandler returns a handler that runs apply (a func, or the method
+// ChargeCard of an Effects, such as Service) and keeps its dedup records in
+// store. The spec's settings (table idem_keys, retention 720h, key identity
+// ChargeCardKeyIdentity, lease 2m, delivery at-most-once and on_error keep)
+// become options layered under opts, so opts win.
 //
 // A nil store or apply, or options that store.With rejects, do not fail here:
 // every Handle and HandleMessage of the handler returns the error.

@@ -64,26 +64,28 @@ func (m *SendEmail) Fingerprint() []byte {
 // consumer, while holding lease, which blocks duplicates for 1.5s. Pass
 // lease.Key() to the provider as its idempotency key, call lease.Extend for
 // calls that may outlast the lease, and lease.SetResult to store a result for
-// later duplicates. Delivery is at-least-once: a lease that expires before
-// apply returns is taken over by a redelivery, which runs the effect again with
-// the same lease.Key(). Any error keeps the key failed (on_error: keep):
+// later duplicates. Delivery is at-least-once: a lease that expires before it
+// returns is taken over by a redelivery, which runs the effect again with the
+// same lease.Key(). Any error keeps the key failed (on_error: keep):
 // redeliveries get guard.ErrFailed.
 type SendEmailFunc func(ctx context.Context, lease *guard.Lease, m *SendEmail) error
 
 // SendEmailHandler handles send_email messages: it claims each message's key,
 // runs its external effect under a lease on the key, and answers
-// guard.Duplicate for a key done before. Create it with NewSendEmailHandler; it
-// is safe for concurrent use.
+// guard.Duplicate for a key done before. Create it with NewSendEmailHandler, or
+// with the other consumers' handlers with NewHandlers; it is safe for
+// concurrent use.
 type SendEmailHandler struct {
 	store *redisguard.Store // with the spec's options applied
 	err   error             // why the handler cannot work, returned by every call
 	apply SendEmailFunc
 }
 
-// NewSendEmailHandler returns a handler that runs apply and keeps its dedup
-// records in store. The spec's settings (table idem_keys, retention 1h30m, key
-// identity SendEmailKeyIdentity, lease 1.5s, delivery at-least-once and
-// on_error keep) become options layered under opts, so opts win.
+// NewSendEmailHandler returns a handler that runs apply (a func, or the method
+// SendEmail of an Effects, such as Service) and keeps its dedup records in
+// store. The spec's settings (table idem_keys, retention 1h30m, key identity
+// SendEmailKeyIdentity, lease 1.5s, delivery at-least-once and on_error keep)
+// become options layered under opts, so opts win.
 //
 // A nil store or apply, or options that store.With rejects, do not fail here:
 // every Handle and HandleMessage of the handler returns the error.

@@ -69,24 +69,26 @@ func (m *SendSmsOnce) Fingerprint() []byte {
 // Pass lease.Key() to the provider as its idempotency key, call lease.Extend
 // for calls that may outlast the lease, and lease.SetResult to store a result
 // for later duplicates. Delivery is at-most-once: a lease that expires before
-// apply returns makes the key uncertain (guard.ErrUncertain), so the effect
-// never runs twice. An error wrapped with guard.NotPerformed (the call
-// certainly did not happen) releases the key for a redelivery; any other error
-// makes it uncertain, since the call may have reached the provider;
-// guard.Reject(err) keeps it failed.
+// it returns makes the key uncertain (guard.ErrUncertain), so the effect never
+// runs twice. An error wrapped with guard.NotPerformed (the call certainly did
+// not happen) releases the key for a redelivery; any other error makes it
+// uncertain, since the call may have reached the provider; guard.Reject(err)
+// keeps it failed.
 type SendSmsOnceFunc func(ctx context.Context, lease *guard.Lease, m *SendSmsOnce) error
 
 // SendSmsOnceHandler handles send_sms_once messages: it claims each message's
 // key, runs its external effect under a lease on the key, and answers
-// guard.Duplicate for a key done before. Create it with NewSendSmsOnceHandler;
-// it is safe for concurrent use.
+// guard.Duplicate for a key done before. Create it with NewSendSmsOnceHandler,
+// or with the other consumers' handlers with NewHandlers; it is safe for
+// concurrent use.
 type SendSmsOnceHandler struct {
 	store *guard.SQLStore // with the spec's options applied
 	err   error           // why the handler cannot work, returned by every call
 	apply SendSmsOnceFunc
 }
 
-// NewSendSmsOnceHandler returns a handler that runs apply and keeps its dedup
+// NewSendSmsOnceHandler returns a handler that runs apply (a func, or the
+// method SendSmsOnce of an Effects, such as Service) and keeps its dedup
 // records in store. The spec's settings (table idem_keys, retention 1h30m, key
 // identity SendSmsOnceKeyIdentity, lease 30s, delivery at-most-once and
 // on_error release) become options layered under opts, so opts win.

@@ -73,14 +73,16 @@ type UpdateStatsFunc func(ctx context.Context, tx *sql.Tx, m *UpdateStats) error
 // UpdateStatsHandler handles update_stats messages: it claims each message's
 // key, runs its effect in the same SQL transaction as the dedup record, and
 // answers guard.Duplicate for a key done before. Create it with
-// NewUpdateStatsHandler; it is safe for concurrent use.
+// NewUpdateStatsHandler, or with the other consumers' handlers with
+// NewHandlers; it is safe for concurrent use.
 type UpdateStatsHandler struct {
 	store *guard.SQLStore // with the spec's options applied
 	err   error           // why the handler cannot work, returned by every call
 	apply UpdateStatsFunc
 }
 
-// NewUpdateStatsHandler returns a handler that runs apply and keeps its dedup
+// NewUpdateStatsHandler returns a handler that runs apply (a func, or the
+// method UpdateStats of an Effects, such as Service) and keeps its dedup
 // records in store. The spec's settings (table stats_idem, retention 720h and
 // key identity UpdateStatsKeyIdentity) become options layered under opts, so
 // opts win.

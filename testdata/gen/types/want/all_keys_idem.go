@@ -102,18 +102,19 @@ type AllKeysFunc func(ctx context.Context, tx *sql.Tx, m *AllKeys) error
 
 // AllKeysHandler handles all_keys messages: it claims each message's key, runs
 // its effect in the same SQL transaction as the dedup record, and answers
-// guard.Duplicate for a key done before. Create it with NewAllKeysHandler; it
-// is safe for concurrent use.
+// guard.Duplicate for a key done before. Create it with NewAllKeysHandler, or
+// with the other consumers' handlers with NewHandlers; it is safe for
+// concurrent use.
 type AllKeysHandler struct {
 	store *guard.SQLStore // with the spec's options applied
 	err   error           // why the handler cannot work, returned by every call
 	apply AllKeysFunc
 }
 
-// NewAllKeysHandler returns a handler that runs apply and keeps its dedup
-// records in store. The spec's settings (table idem_keys, retention 168h and
-// key identity AllKeysKeyIdentity) become options layered under opts, so opts
-// win.
+// NewAllKeysHandler returns a handler that runs apply (a func, or the method
+// AllKeys of an Effects, such as Service) and keeps its dedup records in store.
+// The spec's settings (table idem_keys, retention 168h and key identity
+// AllKeysKeyIdentity) become options layered under opts, so opts win.
 //
 // A nil store or apply, or options that store.With rejects, do not fail here:
 // every Handle and HandleMessage of the handler returns the error.

@@ -62,18 +62,19 @@ type IntKeyFunc func(ctx context.Context, tx *sql.Tx, m *IntKey) error
 
 // IntKeyHandler handles int_key messages: it claims each message's key, runs
 // its effect in the same SQL transaction as the dedup record, and answers
-// guard.Duplicate for a key done before. Create it with NewIntKeyHandler; it is
-// safe for concurrent use.
+// guard.Duplicate for a key done before. Create it with NewIntKeyHandler, or
+// with the other consumers' handlers with NewHandlers; it is safe for
+// concurrent use.
 type IntKeyHandler struct {
 	store *guard.SQLStore // with the spec's options applied
 	err   error           // why the handler cannot work, returned by every call
 	apply IntKeyFunc
 }
 
-// NewIntKeyHandler returns a handler that runs apply and keeps its dedup
-// records in store. The spec's settings (table idem_keys, retention 168h and
-// key identity IntKeyKeyIdentity) become options layered under opts, so opts
-// win.
+// NewIntKeyHandler returns a handler that runs apply (a func, or the method
+// IntKey of an Effects, such as Service) and keeps its dedup records in store.
+// The spec's settings (table idem_keys, retention 168h and key identity
+// IntKeyKeyIdentity) become options layered under opts, so opts win.
 //
 // A nil store or apply, or options that store.With rejects, do not fail here:
 // every Handle and HandleMessage of the handler returns the error.

@@ -67,14 +67,16 @@ type NoFingerprintFunc func(ctx context.Context, tx *sql.Tx, m *NoFingerprint) e
 // NoFingerprintHandler handles no_fingerprint messages: it claims each
 // message's key, runs its effect in the same SQL transaction as the dedup
 // record, and answers guard.Duplicate for a key done before. Create it with
-// NewNoFingerprintHandler; it is safe for concurrent use.
+// NewNoFingerprintHandler, or with the other consumers' handlers with
+// NewHandlers; it is safe for concurrent use.
 type NoFingerprintHandler struct {
 	store *guard.SQLStore // with the spec's options applied
 	err   error           // why the handler cannot work, returned by every call
 	apply NoFingerprintFunc
 }
 
-// NewNoFingerprintHandler returns a handler that runs apply and keeps its dedup
+// NewNoFingerprintHandler returns a handler that runs apply (a func, or the
+// method NoFingerprint of an Effects, such as Service) and keeps its dedup
 // records in store. The spec's settings (table idem_keys, retention 168h and
 // key identity NoFingerprintKeyIdentity) become options layered under opts, so
 // opts win.

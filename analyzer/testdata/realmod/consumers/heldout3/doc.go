@@ -1,5 +1,5 @@
 // Package heldout3 is the third held-out set of consumer handlers for
-// idemlint, labelled by DESIGN.md §6 semantics before the linter was run on
+// idemlint, labelled by the semantics of idemlint's documentation before the linter was run on
 // them. Each labelled handler carries exactly one label line in its doc
 // comment; helpers carry none.
 package heldout3

@@ -6,23 +6,16 @@ import (
 	"errors"
 )
 
-// applyContext applies the effect of m, a message of the context consumer, in
-// tx, the transaction that also records its dedup row, so both commit or
-// neither. It must do all its work through tx: the store retries the
-// transaction after serialization failures and deadlocks, calling it again.
-// Returning guard.Reject(err) refuses the message for good.
-//
-// Wire it up with
-//
-//	h := NewContextHandler(store, applyContext)
+// Context applies the effect of m, a message of the context consumer, in tx,
+// the transaction that also records its dedup row, so both commit or neither.
+// It must do all its work through tx: the store retries the transaction after
+// serialization failures and deadlocks, calling it again. Returning
+// guard.Reject(err) refuses the message for good.
 //
 // idemgen wrote this file once and never overwrites it: it is yours to edit.
-// (If it is deleted, idemgen writes the stub again; keep the file, even empty,
-// if the function lives elsewhere.)
-func applyContext(ctx context.Context, tx *sql.Tx, m *Context) error {
+// (If it is deleted, idemgen writes the stub again; keep the file, even reduced
+// to its package clause, if the method lives elsewhere.)
+func (s *Service) Context(ctx context.Context, tx *sql.Tx, m *Context) error {
 	// TODO: apply the effect of m through tx.
-	return errors.New("context: apply not implemented")
+	return errors.New("context: effect not implemented")
 }
-
-// The handler's apply func type checks the signature of applyContext.
-var _ ContextFunc = applyContext

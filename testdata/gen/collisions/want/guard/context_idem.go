@@ -144,18 +144,19 @@ type ContextFunc func(ctx context.Context, tx *sql.Tx, m *Context) error
 
 // ContextHandler handles context messages: it claims each message's key, runs
 // its effect in the same SQL transaction as the dedup record, and answers
-// guard.Duplicate for a key done before. Create it with NewContextHandler; it
-// is safe for concurrent use.
+// guard.Duplicate for a key done before. Create it with NewContextHandler, or
+// with the other consumers' handlers with NewHandlers; it is safe for
+// concurrent use.
 type ContextHandler struct {
 	store *guard.SQLStore // with the spec's options applied
 	err   error           // why the handler cannot work, returned by every call
 	apply ContextFunc
 }
 
-// NewContextHandler returns a handler that runs apply and keeps its dedup
-// records in store. The spec's settings (table idem_keys, retention 168h and
-// key identity ContextKeyIdentity) become options layered under opts, so opts
-// win.
+// NewContextHandler returns a handler that runs apply (a func, or the method
+// Context of an Effects, such as Service) and keeps its dedup records in store.
+// The spec's settings (table idem_keys, retention 168h and key identity
+// ContextKeyIdentity) become options layered under opts, so opts win.
 //
 // A nil store or apply, or options that store.With rejects, do not fail here:
 // every Handle and HandleMessage of the handler returns the error.

@@ -7,7 +7,7 @@ import (
 	redis "github.com/redis/go-redis/v9"
 )
 
-// applyKey queues the effect of m, a message of the key consumer, on pipe, the
+// Key queues the effect of m, a message of the key consumer, on pipe, the
 // transaction that also writes its dedup record: Redis runs both in one
 // MULTI/EXEC, or neither. It must only queue commands, never run them, and may
 // be called again when a concurrent duplicate makes the store retry; an error
@@ -16,17 +16,10 @@ import (
 // with redisguard.Tagged(<tag>, key), so that it is in the record's Redis
 // Cluster slot.
 //
-// Wire it up with
-//
-//	h := NewKeyHandler(store, applyKey)
-//
 // idemgen wrote this file once and never overwrites it: it is yours to edit.
-// (If it is deleted, idemgen writes the stub again; keep the file, even empty,
-// if the function lives elsewhere.)
-func applyKey(ctx context.Context, pipe redis.Pipeliner, m *Key) error {
+// (If it is deleted, idemgen writes the stub again; keep the file, even reduced
+// to its package clause, if the method lives elsewhere.)
+func (s *Service) Key(ctx context.Context, pipe redis.Pipeliner, m *Key) error {
 	// TODO: queue the effect of m on pipe.
-	return errors.New("key: apply not implemented")
+	return errors.New("key: effect not implemented")
 }
-
-// The handler's apply func type checks the signature of applyKey.
-var _ KeyFunc = applyKey

@@ -76,17 +76,19 @@ type KeyFunc func(ctx context.Context, pipe redis.Pipeliner, m *Key) error
 
 // KeyHandler handles key messages: it claims each message's key, queues its
 // effect in the same Redis MULTI/EXEC as the dedup record, and answers
-// guard.Duplicate for a key done before. Create it with NewKeyHandler; it is
-// safe for concurrent use.
+// guard.Duplicate for a key done before. Create it with NewKeyHandler, or with
+// the other consumers' handlers with NewHandlers; it is safe for concurrent
+// use.
 type KeyHandler struct {
 	store *redisguard.Store // with the spec's options applied
 	err   error             // why the handler cannot work, returned by every call
 	apply KeyFunc
 }
 
-// NewKeyHandler returns a handler that runs apply and keeps its dedup records
-// in store. The spec's settings (table idem_keys, retention 168h and key
-// identity KeyKeyIdentity) become options layered under opts, so opts win.
+// NewKeyHandler returns a handler that runs apply (a func, or the method Key of
+// an Effects, such as Service) and keeps its dedup records in store. The spec's
+// settings (table idem_keys, retention 168h and key identity KeyKeyIdentity)
+// become options layered under opts, so opts win.
 //
 // A nil store or apply, or options that store.With rejects, do not fail here:
 // every Handle and HandleMessage of the handler returns the error.

@@ -7,26 +7,19 @@ import (
 	"github.com/idemkit/idem/guard"
 )
 
-// applySQL performs the external effect of m, a message of the sql consumer,
-// while holding lease, which blocks duplicates for 30s. Pass lease.Key() to the
+// SQL performs the external effect of m, a message of the sql consumer, while
+// holding lease, which blocks duplicates for 30s. Pass lease.Key() to the
 // provider as its idempotency key, call lease.Extend for calls that may outlast
 // the lease, and lease.SetResult to store a result for later duplicates.
-// Delivery is at-least-once: a lease that expires before apply returns is taken
+// Delivery is at-least-once: a lease that expires before it returns is taken
 // over by a redelivery, which runs the effect again with the same lease.Key().
 // An error releases the key, so a redelivery runs the effect again;
 // guard.Reject(err) keeps it failed instead.
 //
-// Wire it up with
-//
-//	h := NewSQLHandler(store, applySQL)
-//
 // idemgen wrote this file once and never overwrites it: it is yours to edit.
-// (If it is deleted, idemgen writes the stub again; keep the file, even empty,
-// if the function lives elsewhere.)
-func applySQL(ctx context.Context, lease *guard.Lease, m *SQL) error {
+// (If it is deleted, idemgen writes the stub again; keep the file, even reduced
+// to its package clause, if the method lives elsewhere.)
+func (s *Service) SQL(ctx context.Context, lease *guard.Lease, m *SQL) error {
 	// TODO: call the provider, with lease.Key() as its idempotency key.
-	return errors.New("sql: apply not implemented")
+	return guard.NotPerformed(errors.New("sql: effect not implemented"))
 }
-
-// The handler's apply func type checks the signature of applySQL.
-var _ SQLFunc = applySQL

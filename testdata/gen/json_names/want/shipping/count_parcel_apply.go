@@ -8,23 +8,16 @@ import (
 	"example.com/jsonnames/events"
 )
 
-// applyCountParcel applies the effect of m, a message of the count_parcel
-// consumer, in tx, the transaction that also records its dedup row, so both
-// commit or neither. It must do all its work through tx: the store retries the
+// CountParcel applies the effect of m, a message of the count_parcel consumer,
+// in tx, the transaction that also records its dedup row, so both commit or
+// neither. It must do all its work through tx: the store retries the
 // transaction after serialization failures and deadlocks, calling it again.
 // Returning guard.Reject(err) refuses the message for good.
 //
-// Wire it up with
-//
-//	h := NewCountParcelHandler(store, applyCountParcel)
-//
 // idemgen wrote this file once and never overwrites it: it is yours to edit.
-// (If it is deleted, idemgen writes the stub again; keep the file, even empty,
-// if the function lives elsewhere.)
-func applyCountParcel(ctx context.Context, tx *sql.Tx, m *events.Parcel) error {
+// (If it is deleted, idemgen writes the stub again; keep the file, even reduced
+// to its package clause, if the method lives elsewhere.)
+func (s *Service) CountParcel(ctx context.Context, tx *sql.Tx, m *events.Parcel) error {
 	// TODO: apply the effect of m through tx.
-	return errors.New("count_parcel: apply not implemented")
+	return errors.New("count_parcel: effect not implemented")
 }
-
-// The handler's apply func type checks the signature of applyCountParcel.
-var _ CountParcelFunc = applyCountParcel

@@ -67,14 +67,16 @@ type CountParcelFunc func(ctx context.Context, tx *sql.Tx, m *events.Parcel) err
 // CountParcelHandler handles count_parcel messages: it claims each message's
 // key, runs its effect in the same SQL transaction as the dedup record, and
 // answers guard.Duplicate for a key done before. Create it with
-// NewCountParcelHandler; it is safe for concurrent use.
+// NewCountParcelHandler, or with the other consumers' handlers with
+// NewHandlers; it is safe for concurrent use.
 type CountParcelHandler struct {
 	store *guard.SQLStore // with the spec's options applied
 	err   error           // why the handler cannot work, returned by every call
 	apply CountParcelFunc
 }
 
-// NewCountParcelHandler returns a handler that runs apply and keeps its dedup
+// NewCountParcelHandler returns a handler that runs apply (a func, or the
+// method CountParcel of an Effects, such as Service) and keeps its dedup
 // records in store. The spec's settings (table idem_keys, retention 168h and
 // key identity CountParcelKeyIdentity) become options layered under opts, so
 // opts win.

@@ -8,7 +8,7 @@ import (
 	redis "github.com/redis/go-redis/v9"
 )
 
-// applyTrackShipment queues the effect of m, a message of the track_shipment
+// TrackShipment queues the effect of m, a message of the track_shipment
 // consumer, on pipe, the transaction that also writes its dedup record: Redis
 // runs both in one MULTI/EXEC, or neither. It must only queue commands, never
 // run them, and may be called again when a concurrent duplicate makes the store
@@ -17,17 +17,10 @@ import (
 // order-id field: name every key with redisguard.Tagged(<order-id>, key), so
 // that it is in the record's Redis Cluster slot.
 //
-// Wire it up with
-//
-//	h := NewTrackShipmentHandler(store, applyTrackShipment)
-//
 // idemgen wrote this file once and never overwrites it: it is yours to edit.
-// (If it is deleted, idemgen writes the stub again; keep the file, even empty,
-// if the function lives elsewhere.)
-func applyTrackShipment(ctx context.Context, pipe redis.Pipeliner, m *events.Shipped) error {
+// (If it is deleted, idemgen writes the stub again; keep the file, even reduced
+// to its package clause, if the method lives elsewhere.)
+func (s *Service) TrackShipment(ctx context.Context, pipe redis.Pipeliner, m *events.Shipped) error {
 	// TODO: queue the effect of m on pipe.
-	return errors.New("track_shipment: apply not implemented")
+	return errors.New("track_shipment: effect not implemented")
 }
-
-// The handler's apply func type checks the signature of applyTrackShipment.
-var _ TrackShipmentFunc = applyTrackShipment

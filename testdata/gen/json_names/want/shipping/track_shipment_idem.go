@@ -72,14 +72,16 @@ type TrackShipmentFunc func(ctx context.Context, pipe redis.Pipeliner, m *events
 // TrackShipmentHandler handles track_shipment messages: it claims each
 // message's key, queues its effect in the same Redis MULTI/EXEC as the dedup
 // record, and answers guard.Duplicate for a key done before. Create it with
-// NewTrackShipmentHandler; it is safe for concurrent use.
+// NewTrackShipmentHandler, or with the other consumers' handlers with
+// NewHandlers; it is safe for concurrent use.
 type TrackShipmentHandler struct {
 	store *redisguard.Store // with the spec's options applied
 	err   error             // why the handler cannot work, returned by every call
 	apply TrackShipmentFunc
 }
 
-// NewTrackShipmentHandler returns a handler that runs apply and keeps its dedup
+// NewTrackShipmentHandler returns a handler that runs apply (a func, or the
+// method TrackShipment of an Effects, such as Service) and keeps its dedup
 // records in store. The spec's settings (table idem_keys, retention 168h and
 // key identity TrackShipmentKeyIdentity) become options layered under opts, so
 // opts win.

@@ -8,26 +8,19 @@ import (
 	redis "github.com/redis/go-redis/v9"
 )
 
-// applyAddPoints queues the effect of m, a message of the add_points consumer,
-// on pipe, the transaction that also writes its dedup record: Redis runs both
-// in one MULTI/EXEC, or neither. It must only queue commands, never run them,
-// and may be called again when a concurrent duplicate makes the store retry; an
+// AddPoints queues the effect of m, a message of the add_points consumer, on
+// pipe, the transaction that also writes its dedup record: Redis runs both in
+// one MULTI/EXEC, or neither. It must only queue commands, never run them, and
+// may be called again when a concurrent duplicate makes the store retry; an
 // error sends nothing. Returning guard.Reject(err) refuses the message for
 // good. The record lives under the hash tag of the message's user_id field:
 // name every key with redisguard.Tagged(<user_id>, key), so that it is in the
 // record's Redis Cluster slot.
 //
-// Wire it up with
-//
-//	h := NewAddPointsHandler(store, applyAddPoints)
-//
 // idemgen wrote this file once and never overwrites it: it is yours to edit.
-// (If it is deleted, idemgen writes the stub again; keep the file, even empty,
-// if the function lives elsewhere.)
-func applyAddPoints(ctx context.Context, pipe redis.Pipeliner, m *events.PointsAdded) error {
+// (If it is deleted, idemgen writes the stub again; keep the file, even reduced
+// to its package clause, if the method lives elsewhere.)
+func (s *Service) AddPoints(ctx context.Context, pipe redis.Pipeliner, m *events.PointsAdded) error {
 	// TODO: queue the effect of m on pipe.
-	return errors.New("add_points: apply not implemented")
+	return errors.New("add_points: effect not implemented")
 }
-
-// The handler's apply func type checks the signature of applyAddPoints.
-var _ AddPointsFunc = applyAddPoints

@@ -62,14 +62,16 @@ type RecordOrderFunc func(ctx context.Context, tx *sql.Tx, m *Placed) error
 // RecordOrderHandler handles record_order messages: it claims each message's
 // key, runs its effect in the same SQL transaction as the dedup record, and
 // answers guard.Duplicate for a key done before. Create it with
-// NewRecordOrderHandler; it is safe for concurrent use.
+// NewRecordOrderHandler, or with the other consumers' handlers with
+// NewHandlers; it is safe for concurrent use.
 type RecordOrderHandler struct {
 	store *guard.SQLStore // with the spec's options applied
 	err   error           // why the handler cannot work, returned by every call
 	apply RecordOrderFunc
 }
 
-// NewRecordOrderHandler returns a handler that runs apply and keeps its dedup
+// NewRecordOrderHandler returns a handler that runs apply (a func, or the
+// method RecordOrder of an Effects, such as Service) and keeps its dedup
 // records in store. The spec's settings (table idem_keys, retention 168h and
 // key identity RecordOrderKeyIdentity) become options layered under opts, so
 // opts win.

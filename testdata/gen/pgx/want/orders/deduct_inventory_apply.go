@@ -7,23 +7,16 @@ import (
 	pgx "github.com/jackc/pgx/v5"
 )
 
-// applyDeductInventory applies the effect of m, a message of the
-// deduct_inventory consumer, in tx, the transaction that also records its dedup
-// row, so both commit or neither. It must do all its work through tx: the store
-// retries the transaction after serialization failures and deadlocks, calling
-// it again. Returning guard.Reject(err) refuses the message for good.
-//
-// Wire it up with
-//
-//	h := NewDeductInventoryHandler(store, applyDeductInventory)
+// DeductInventory applies the effect of m, a message of the deduct_inventory
+// consumer, in tx, the transaction that also records its dedup row, so both
+// commit or neither. It must do all its work through tx: the store retries the
+// transaction after serialization failures and deadlocks, calling it again.
+// Returning guard.Reject(err) refuses the message for good.
 //
 // idemgen wrote this file once and never overwrites it: it is yours to edit.
-// (If it is deleted, idemgen writes the stub again; keep the file, even empty,
-// if the function lives elsewhere.)
-func applyDeductInventory(ctx context.Context, tx pgx.Tx, m *DeductInventory) error {
+// (If it is deleted, idemgen writes the stub again; keep the file, even reduced
+// to its package clause, if the method lives elsewhere.)
+func (s *Service) DeductInventory(ctx context.Context, tx pgx.Tx, m *DeductInventory) error {
 	// TODO: apply the effect of m through tx.
-	return errors.New("deduct_inventory: apply not implemented")
+	return errors.New("deduct_inventory: effect not implemented")
 }
-
-// The handler's apply func type checks the signature of applyDeductInventory.
-var _ DeductInventoryFunc = applyDeductInventory

@@ -7,24 +7,17 @@ import (
 	redis "github.com/redis/go-redis/v9"
 )
 
-// applyCountVisit queues the effect of m, a message of the count_visit
-// consumer, on pipe, the transaction that also writes its dedup record: Redis
-// runs both in one MULTI/EXEC, or neither. It must only queue commands, never
-// run them, and may be called again when a concurrent duplicate makes the store
-// retry; an error sends nothing. Returning guard.Reject(err) refuses the
-// message for good.
-//
-// Wire it up with
-//
-//	h := NewCountVisitHandler(store, applyCountVisit)
+// CountVisit queues the effect of m, a message of the count_visit consumer, on
+// pipe, the transaction that also writes its dedup record: Redis runs both in
+// one MULTI/EXEC, or neither. It must only queue commands, never run them, and
+// may be called again when a concurrent duplicate makes the store retry; an
+// error sends nothing. Returning guard.Reject(err) refuses the message for
+// good.
 //
 // idemgen wrote this file once and never overwrites it: it is yours to edit.
-// (If it is deleted, idemgen writes the stub again; keep the file, even empty,
-// if the function lives elsewhere.)
-func applyCountVisit(ctx context.Context, pipe redis.Pipeliner, m *CountVisit) error {
+// (If it is deleted, idemgen writes the stub again; keep the file, even reduced
+// to its package clause, if the method lives elsewhere.)
+func (s *Service) CountVisit(ctx context.Context, pipe redis.Pipeliner, m *CountVisit) error {
 	// TODO: queue the effect of m on pipe.
-	return errors.New("count_visit: apply not implemented")
+	return errors.New("count_visit: effect not implemented")
 }
-
-// The handler's apply func type checks the signature of applyCountVisit.
-var _ CountVisitFunc = applyCountVisit

@@ -7,26 +7,19 @@ import (
 	redis "github.com/redis/go-redis/v9"
 )
 
-// applyCreditWallet queues the effect of m, a message of the credit_wallet
-// consumer, on pipe, the transaction that also writes its dedup record: Redis
-// runs both in one MULTI/EXEC, or neither. It must only queue commands, never
-// run them, and may be called again when a concurrent duplicate makes the store
-// retry; an error sends nothing. Returning guard.Reject(err) refuses the
-// message for good. The record lives under the hash tag of the message's wallet
-// field: name every key with redisguard.Tagged(<wallet>, key), so that it is in
-// the record's Redis Cluster slot.
-//
-// Wire it up with
-//
-//	h := NewCreditWalletHandler(store, applyCreditWallet)
+// CreditWallet queues the effect of m, a message of the credit_wallet consumer,
+// on pipe, the transaction that also writes its dedup record: Redis runs both
+// in one MULTI/EXEC, or neither. It must only queue commands, never run them,
+// and may be called again when a concurrent duplicate makes the store retry; an
+// error sends nothing. Returning guard.Reject(err) refuses the message for
+// good. The record lives under the hash tag of the message's wallet field: name
+// every key with redisguard.Tagged(<wallet>, key), so that it is in the
+// record's Redis Cluster slot.
 //
 // idemgen wrote this file once and never overwrites it: it is yours to edit.
-// (If it is deleted, idemgen writes the stub again; keep the file, even empty,
-// if the function lives elsewhere.)
-func applyCreditWallet(ctx context.Context, pipe redis.Pipeliner, m *CreditWallet) error {
+// (If it is deleted, idemgen writes the stub again; keep the file, even reduced
+// to its package clause, if the method lives elsewhere.)
+func (s *Service) CreditWallet(ctx context.Context, pipe redis.Pipeliner, m *CreditWallet) error {
 	// TODO: queue the effect of m on pipe.
-	return errors.New("credit_wallet: apply not implemented")
+	return errors.New("credit_wallet: effect not implemented")
 }
-
-// The handler's apply func type checks the signature of applyCreditWallet.
-var _ CreditWalletFunc = applyCreditWallet

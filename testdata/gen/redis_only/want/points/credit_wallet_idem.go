@@ -74,14 +74,16 @@ type CreditWalletFunc func(ctx context.Context, pipe redis.Pipeliner, m *CreditW
 // CreditWalletHandler handles credit_wallet messages: it claims each message's
 // key, queues its effect in the same Redis MULTI/EXEC as the dedup record, and
 // answers guard.Duplicate for a key done before. Create it with
-// NewCreditWalletHandler; it is safe for concurrent use.
+// NewCreditWalletHandler, or with the other consumers' handlers with
+// NewHandlers; it is safe for concurrent use.
 type CreditWalletHandler struct {
 	store *redisguard.Store // with the spec's options applied
 	err   error             // why the handler cannot work, returned by every call
 	apply CreditWalletFunc
 }
 
-// NewCreditWalletHandler returns a handler that runs apply and keeps its dedup
+// NewCreditWalletHandler returns a handler that runs apply (a func, or the
+// method CreditWallet of an Effects, such as Service) and keeps its dedup
 // records in store. The spec's settings (table idem_keys, retention 24h and key
 // identity CreditWalletKeyIdentity) become options layered under opts, so opts
 // win.

@@ -79,17 +79,18 @@ type DailyBonusFunc func(ctx context.Context, pipe redis.Pipeliner, m *DailyBonu
 // DailyBonusHandler handles daily_bonus messages: it claims each message's key,
 // queues its effect in the same Redis MULTI/EXEC as the dedup record, and
 // answers guard.Duplicate for a key done before. Create it with
-// NewDailyBonusHandler; it is safe for concurrent use.
+// NewDailyBonusHandler, or with the other consumers' handlers with NewHandlers;
+// it is safe for concurrent use.
 type DailyBonusHandler struct {
 	store *redisguard.Store // with the spec's options applied
 	err   error             // why the handler cannot work, returned by every call
 	apply DailyBonusFunc
 }
 
-// NewDailyBonusHandler returns a handler that runs apply and keeps its dedup
-// records in store. The spec's settings (table idem_keys, retention 24h and key
-// identity DailyBonusKeyIdentity) become options layered under opts, so opts
-// win.
+// NewDailyBonusHandler returns a handler that runs apply (a func, or the method
+// DailyBonus of an Effects, such as Service) and keeps its dedup records in
+// store. The spec's settings (table idem_keys, retention 24h and key identity
+// DailyBonusKeyIdentity) become options layered under opts, so opts win.
 //
 // A nil store or apply, or options that store.With rejects, do not fail here:
 // every Handle and HandleMessage of the handler returns the error.

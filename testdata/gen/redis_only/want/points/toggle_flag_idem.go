@@ -74,17 +74,18 @@ type ToggleFlagFunc func(ctx context.Context, pipe redis.Pipeliner, m *ToggleFla
 // ToggleFlagHandler handles toggle_flag messages: it claims each message's key,
 // queues its effect in the same Redis MULTI/EXEC as the dedup record, and
 // answers guard.Duplicate for a key done before. Create it with
-// NewToggleFlagHandler; it is safe for concurrent use.
+// NewToggleFlagHandler, or with the other consumers' handlers with NewHandlers;
+// it is safe for concurrent use.
 type ToggleFlagHandler struct {
 	store *redisguard.Store // with the spec's options applied
 	err   error             // why the handler cannot work, returned by every call
 	apply ToggleFlagFunc
 }
 
-// NewToggleFlagHandler returns a handler that runs apply and keeps its dedup
-// records in store. The spec's settings (table idem_keys, retention 24h and key
-// identity ToggleFlagKeyIdentity) become options layered under opts, so opts
-// win.
+// NewToggleFlagHandler returns a handler that runs apply (a func, or the method
+// ToggleFlag of an Effects, such as Service) and keeps its dedup records in
+// store. The spec's settings (table idem_keys, retention 24h and key identity
+// ToggleFlagKeyIdentity) become options layered under opts, so opts win.
 //
 // A nil store or apply, or options that store.With rejects, do not fail here:
 // every Handle and HandleMessage of the handler returns the error.

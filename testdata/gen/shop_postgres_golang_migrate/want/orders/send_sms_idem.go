@@ -70,26 +70,27 @@ func (m *SendSms) Fingerprint() []byte {
 // consumer, while holding lease, which blocks duplicates for 30s. Pass
 // lease.Key() to the provider as its idempotency key, call lease.Extend for
 // calls that may outlast the lease, and lease.SetResult to store a result for
-// later duplicates. Delivery is at-least-once: a lease that expires before
-// apply returns is taken over by a redelivery, which runs the effect again with
-// the same lease.Key(). An error releases the key, so a redelivery runs the
-// effect again; guard.Reject(err) keeps it failed instead.
+// later duplicates. Delivery is at-least-once: a lease that expires before it
+// returns is taken over by a redelivery, which runs the effect again with the
+// same lease.Key(). An error releases the key, so a redelivery runs the effect
+// again; guard.Reject(err) keeps it failed instead.
 type SendSmsFunc func(ctx context.Context, lease *guard.Lease, m *SendSms) error
 
 // SendSmsHandler handles send_sms messages: it claims each message's key, runs
 // its external effect under a lease on the key, and answers guard.Duplicate for
-// a key done before. Create it with NewSendSmsHandler; it is safe for
-// concurrent use.
+// a key done before. Create it with NewSendSmsHandler, or with the other
+// consumers' handlers with NewHandlers; it is safe for concurrent use.
 type SendSmsHandler struct {
 	store *guard.SQLStore // with the spec's options applied
 	err   error           // why the handler cannot work, returned by every call
 	apply SendSmsFunc
 }
 
-// NewSendSmsHandler returns a handler that runs apply and keeps its dedup
-// records in store. The spec's settings (table idem_keys, retention 168h, key
-// identity SendSmsKeyIdentity, lease 30s, delivery at-least-once and on_error
-// release) become options layered under opts, so opts win.
+// NewSendSmsHandler returns a handler that runs apply (a func, or the method
+// SendSms of an Effects, such as Service) and keeps its dedup records in store.
+// The spec's settings (table idem_keys, retention 168h, key identity
+// SendSmsKeyIdentity, lease 30s, delivery at-least-once and on_error release)
+// become options layered under opts, so opts win.
 //
 // A nil store or apply, or options that store.With rejects, do not fail here:
 // every Handle and HandleMessage of the handler returns the error.

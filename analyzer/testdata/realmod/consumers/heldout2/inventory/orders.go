@@ -86,7 +86,7 @@ func (p *OrderProjector) HandlePickRequested(ctx context.Context, d amqp.Deliver
 // HandleRelay only relays the event into the outbox, keyed by the source
 // event id with ON CONFLICT DO NOTHING. It is the handler's only write, so
 // a duplicate inserts nothing and no branch is needed: the insert is
-// naturally idempotent. (DESIGN.md lists INSERT without conflict handling
+// naturally idempotent. (idemlint's documentation lists INSERT without conflict handling
 // as the effect; with it and no other effect, a reviewer passes it.)
 //
 // truth: ok

@@ -197,7 +197,7 @@ func (n *Notifier) HandleReminder(ctx context.Context, msg jetstream.Msg) {
 // HandleReceiptEmail claims a guard lease keyed by the event id before the
 // SMTP send, completes it afterwards, and acks a duplicate without mailing.
 // net/smtp cannot take an idempotency key, so the at-least-once lease is the
-// best available guard (DESIGN.md §1, send_sms row).
+// best available guard (the send_sms consumer of the project's examples).
 //
 // truth: ok
 func (n *Notifier) HandleReceiptEmail(ctx context.Context, msg jetstream.Msg) {

@@ -80,7 +80,7 @@ func (a *Aggregator) RunCounters(ctx context.Context) error {
 }
 
 // RunGuarded counts through redisguard.Do keyed by entry id + aggregation
-// key (DESIGN.md §1, update_stats row): record and both HINCRBYs share a
+// key (the update_stats consumer of the project's examples): record and both HINCRBYs share a
 // MULTI, and XACK follows.
 //
 // truth: ok

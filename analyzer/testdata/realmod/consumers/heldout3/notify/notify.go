@@ -151,7 +151,7 @@ func (n *Notifier) HandleFreshKey(msg jetstream.Msg) {
 
 // HandleProviderKey relies on the provider's dedup: the Idempotency-Key is
 // derived from the order and template only, so every redelivery carries the
-// same key and the provider drops repeats (DESIGN §1: provider idempotency
+// same key and the provider drops repeats (the project's rule: provider idempotency
 // key). Ack after the call, Nak on failure.
 //
 // truth: ok

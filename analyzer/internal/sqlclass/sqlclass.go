@@ -1,11 +1,5 @@
-package analyzer
-
-import (
-	"strings"
-	"unicode"
-)
-
-// SQL classification: from the constant text of a statement, decide whether
+// Package sqlclass classifies SQL text for idemlint: from the constant text
+// of a statement, decide whether
 // it writes, whether a repeat of it is harmless (naturally idempotent), and
 // whether it can serve as a dedup check (its rows-affected tells a fresh key
 // from a duplicate). The three dialects of the project are understood:
@@ -14,32 +8,38 @@ import (
 //
 // It is a tokenizer and a few rules, not a parser; what it cannot read is
 // treated the safe way: an Exec of unknown text is a non-idempotent write.
+package sqlclass
 
-// dedupKind is how a statement can tell a fresh key from a duplicate.
-type dedupKind uint8
-
-const (
-	dedupNone          dedupKind = iota
-	dedupInsertNothing           // INSERT … ON CONFLICT DO NOTHING / INSERT IGNORE / OR IGNORE / WHERE NOT EXISTS
-	dedupCondUpdate              // UPDATE … SET s = … WHERE s = … (state or version transition)
-	dedupDelete                  // DELETE … WHERE …: a claim by deletion
+import (
+	"strings"
+	"unicode"
 )
 
-// sqlClass is the classification of one statement (or of several, merged).
-type sqlClass struct {
+// DedupKind is how a statement can tell a fresh key from a duplicate.
+type DedupKind uint8
+
+const (
+	DedupNone          DedupKind = iota
+	DedupInsertNothing           // INSERT … ON CONFLICT DO NOTHING / INSERT IGNORE / OR IGNORE / WHERE NOT EXISTS
+	DedupCondUpdate              // UPDATE … SET s = … WHERE s = … (state or version transition)
+	DedupDelete                  // DELETE … WHERE …: a claim by deletion
+)
+
+// Class is the classification of one statement (or of several, merged).
+type Class struct {
 	Known      bool      // the text was available
 	Write      bool      // changes data
 	Idempotent bool      // a repeat leaves the same state (meaningful when Write)
 	Insert     bool      // a plain INSERT: a unique violation on repeat
 	Lookup     bool      // a SELECT
 	Returning  bool      // RETURNING clause (or a SELECT): rows tell the outcome
-	Dedup      dedupKind // how it can serve as a dedup check
+	Dedup      DedupKind // how it can serve as a dedup check
 	Table      string    // target table, lowercased, without schema
 	Reason     string    // why it is not idempotent, for messages
 }
 
-// effect reports whether the statement is a non-idempotent write.
-func (c sqlClass) effect() bool { return c.Write && !c.Idempotent }
+// Effect reports whether the statement is a non-idempotent write.
+func (c Class) Effect() bool { return c.Write && !c.Idempotent }
 
 type tokKind uint8
 
@@ -170,9 +170,9 @@ func tokenize(q string) []tok {
 	return out
 }
 
-// classifySQL classifies statement text. Several statements separated by
+// Classify classifies statement text. Several statements separated by
 // semicolons are merged: the result is an effect when any of them is.
-func classifySQL(q string) sqlClass {
+func Classify(q string) Class {
 	toks := tokenize(q)
 	var stmts [][]tok
 	depth, start := 0, 0
@@ -188,7 +188,7 @@ func classifySQL(q string) sqlClass {
 		}
 	}
 	stmts = append(stmts, toks[start:])
-	var res sqlClass
+	var res Class
 	first := true
 	for _, s := range stmts {
 		if len(s) == 0 {
@@ -199,16 +199,16 @@ func classifySQL(q string) sqlClass {
 			res, first = c, false
 			continue
 		}
-		res = mergeClass(res, c)
+		res = Merge(res, c)
 	}
 	if first { // empty text
-		return sqlClass{Known: true}
+		return Class{Known: true}
 	}
 	res.Known = true
 	return res
 }
 
-func mergeClass(a, b sqlClass) sqlClass {
+func Merge(a, b Class) Class {
 	r := a
 	r.Write = a.Write || b.Write
 	r.Lookup = a.Lookup || b.Lookup
@@ -223,7 +223,7 @@ func mergeClass(a, b sqlClass) sqlClass {
 	if a.Reason == "" {
 		r.Reason = b.Reason
 	}
-	if a.Dedup == dedupNone {
+	if a.Dedup == DedupNone {
 		r.Dedup = b.Dedup
 		r.Table = b.Table
 	}
@@ -267,31 +267,31 @@ func findTop(s []tok, from int, words ...string) int {
 	return -1
 }
 
-func unknownWrite(reason string) sqlClass {
-	return sqlClass{Known: true, Write: true, Reason: reason}
+func unknownWrite(reason string) Class {
+	return Class{Known: true, Write: true, Reason: reason}
 }
 
-func classifyStmt(s []tok) sqlClass {
+func classifyStmt(s []tok) Class {
 	for len(s) > 0 && s[0].op("(") {
 		e := groupEnd(s, 0)
 		s = s[1:e]
 	}
 	if len(s) == 0 {
-		return sqlClass{Known: true}
+		return Class{Known: true}
 	}
 	switch {
 	case s[0].is("with"):
 		return classifyWith(s)
 	case s[0].is("select", "show", "explain", "describe", "desc", "values", "table", "pragma"):
-		return sqlClass{Known: true, Lookup: s[0].is("select", "values", "table"), Returning: true}
+		return Class{Known: true, Lookup: s[0].is("select", "values", "table"), Returning: true}
 	case s[0].is("insert", "replace", "upsert"):
 		return classifyInsert(s)
 	case s[0].is("update"):
 		return classifyUpdate(s)
 	case s[0].is("delete"):
-		c := sqlClass{Known: true, Write: true, Idempotent: true, Table: tableAfter(s, "from")}
+		c := Class{Known: true, Write: true, Idempotent: true, Table: tableAfter(s, "from")}
 		if findTop(s, 0, "where") >= 0 {
-			c.Dedup = dedupDelete
+			c.Dedup = DedupDelete
 		}
 		c.Returning = findTop(s, 0, "returning") >= 0
 		return c
@@ -301,24 +301,24 @@ func classifyStmt(s []tok) sqlClass {
 		"set", "reset", "begin", "start", "commit", "rollback", "savepoint", "release",
 		"lock", "unlock", "vacuum", "analyze", "listen", "unlisten", "use", "prepare",
 		"deallocate", "discard", "checkpoint", "reindex", "cluster", "refresh"):
-		return sqlClass{Known: true}
+		return Class{Known: true}
 	}
 	return unknownWrite("statement " + strings.ToUpper(s[0].s) + " is not understood")
 }
 
 // classifyWith handles WITH a AS (…), b AS (…) <main>.
-func classifyWith(s []tok) sqlClass {
+func classifyWith(s []tok) Class {
 	i := 1
 	if i < len(s) && s[i].is("recursive") {
 		i++
 	}
-	var res sqlClass
+	var res Class
 	first := true
-	add := func(c sqlClass) {
+	add := func(c Class) {
 		if first {
 			res, first = c, false
 		} else {
-			res = mergeClass(res, c)
+			res = Merge(res, c)
 		}
 	}
 	for i < len(s) {
@@ -350,7 +350,7 @@ func classifyWith(s []tok) sqlClass {
 		if res.Write {
 			// A writing CTE: the main statement's table and dedup role are
 			// those of the CTE only when the main statement does not write.
-			m := mergeClass(main, res)
+			m := Merge(main, res)
 			m.Lookup = main.Lookup && !res.Write
 			m.Dedup, m.Table = main.Dedup, main.Table
 			return m
@@ -403,8 +403,8 @@ var sqlKeywordsAfterTable = map[string]bool{
 	"as": true, "output": true, "when": true,
 }
 
-func classifyInsert(s []tok) sqlClass {
-	c := sqlClass{Known: true, Write: true}
+func classifyInsert(s []tok) Class {
+	c := Class{Known: true, Write: true}
 	i := 1
 	replace := s[0].is("replace")
 	ignore := false
@@ -434,7 +434,7 @@ func classifyInsert(s []tok) sqlClass {
 	c.Returning = findTop(s, 0, "returning") >= 0
 	switch {
 	case ignore:
-		c.Idempotent, c.Dedup = true, dedupInsertNothing
+		c.Idempotent, c.Dedup = true, DedupInsertNothing
 		return c
 	case replace:
 		c.Idempotent = true
@@ -468,7 +468,7 @@ func classifyInsert(s []tok) sqlClass {
 			}
 		}
 		if j+1 < len(s) && s[j].is("do") && s[j+1].is("nothing") {
-			c.Idempotent, c.Dedup = true, dedupInsertNothing
+			c.Idempotent, c.Dedup = true, DedupInsertNothing
 			return c
 		}
 		if j+2 < len(s) && s[j].is("do") && s[j+1].is("update") && s[j+2].is("set") {
@@ -485,7 +485,7 @@ func classifyInsert(s []tok) sqlClass {
 					setCols[a.col] = true
 				}
 				if guardedByCompare(body[w+1:], setCols) {
-					c.Idempotent, c.Dedup = true, dedupCondUpdate
+					c.Idempotent, c.Dedup = true, DedupCondUpdate
 					return c
 				}
 			}
@@ -509,7 +509,7 @@ func classifyInsert(s []tok) sqlClass {
 		if allSelfAssign(asg) {
 			// ON DUPLICATE KEY UPDATE id = id: a no-op on conflict, the
 			// MySQL spelling of DO NOTHING.
-			c.Idempotent, c.Dedup = true, dedupInsertNothing
+			c.Idempotent, c.Dedup = true, DedupInsertNothing
 			return c
 		}
 		acc, reason := accumulates(asg, names, newRows)
@@ -518,11 +518,11 @@ func classifyInsert(s []tok) sqlClass {
 		return c
 	}
 	if w := findTop(s, i, "where"); w >= 0 && w+2 < len(s) && s[w+1].is("not") && s[w+2].is("exists") {
-		c.Idempotent, c.Dedup = true, dedupInsertNothing
+		c.Idempotent, c.Dedup = true, DedupInsertNothing
 		return c
 	}
 	if findTop(s, i, "select") >= 0 && findTop(s, i, "except") >= 0 {
-		c.Idempotent, c.Dedup = true, dedupInsertNothing
+		c.Idempotent, c.Dedup = true, DedupInsertNothing
 		return c
 	}
 	c.Insert = true
@@ -671,8 +671,8 @@ func render(ts []tok) string {
 	return b.String()
 }
 
-func classifyUpdate(s []tok) sqlClass {
-	c := sqlClass{Known: true, Write: true, Idempotent: true}
+func classifyUpdate(s []tok) Class {
+	c := Class{Known: true, Write: true, Idempotent: true}
 	i := 1
 	for i < len(s) && s[i].is("only", "low_priority", "ignore", "or") {
 		i++
@@ -702,7 +702,7 @@ func classifyUpdate(s []tok) sqlClass {
 			setCols[a.col] = true
 		}
 		if guardedBy(body[w+1:], setCols) {
-			c.Dedup = dedupCondUpdate
+			c.Dedup = DedupCondUpdate
 			return c // applies once, whatever the SET computes
 		}
 	}
@@ -784,8 +784,8 @@ func versionLike(col string) bool {
 	return false
 }
 
-func classifyMerge(s []tok) sqlClass {
-	c := sqlClass{Known: true, Write: true, Idempotent: true, Table: tableAfter(s, "into")}
+func classifyMerge(s []tok) Class {
+	c := Class{Known: true, Write: true, Idempotent: true, Table: tableAfter(s, "into")}
 	matched := -1
 	for j := 0; j+1 < len(s); j++ {
 		if s[j].is("when") && s[j+1].is("matched") {
@@ -793,7 +793,7 @@ func classifyMerge(s []tok) sqlClass {
 		}
 	}
 	if matched < 0 {
-		c.Dedup = dedupInsertNothing
+		c.Dedup = DedupInsertNothing
 		return c
 	}
 	if u := findTop(s, 0, "set"); u >= 0 {
@@ -808,4 +808,27 @@ func classifyMerge(s []tok) sqlClass {
 		c.Reason = reason
 	}
 	return c
+}
+
+// FromTable returns the table a SELECT reads (after its first FROM),
+// lowercased without schema; "" if none.
+func FromTable(q string) string {
+	toks := tokenize(q)
+	for j := 0; j+1 < len(toks); j++ {
+		if toks[j].is("from") {
+			return qualifiedName(toks, j+1)
+		}
+	}
+	return ""
+}
+
+// FirstIdent returns the first identifier of an SQL expression ("points"
+// in "points + ?"), "" if none.
+func FirstIdent(expr string) string {
+	for _, t := range tokenize(expr) {
+		if t.ident() {
+			return t.s
+		}
+	}
+	return ""
 }

@@ -1,0 +1,58 @@
+package analyzer
+
+import (
+	"fmt"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+var doc001 = CodeDoc{
+	Code:  IDEM001,
+	Title: "effect with no dedup check guarding it",
+	Text: `An effect in a handler with no dedup check guarding it. A redelivery
+performs it again.
+`,
+	Bad: `func handle(ctx context.Context, d amqp.Delivery) error {
+	_, err := db.ExecContext(ctx, ` + "`" + `UPDATE stock SET qty = qty - $1 WHERE sku = $2` + "`" + `, qty, sku)
+	return err
+}
+`,
+	Good: `out, err := store.Do(ctx, "deduct_inventory", key, fp, func(ctx context.Context, tx *sql.Tx) error {
+	_, err := tx.ExecContext(ctx, ` + "`" + `UPDATE stock SET qty = qty - $1 WHERE sku = $2` + "`" + `, qty, sku)
+	return err
+})
+`,
+}
+
+// invalidGuard returns a check that would guard b but is invalid.
+func (s *summary) invalidGuard(b *ssa.BasicBlock) *check {
+	for _, d := range s.decisions {
+		if d.fresh != nil && !d.chk.valid() && d.fresh.Dominates(b) && !s.reaches(d.other, b, d.blk) {
+			return d.chk
+		}
+	}
+	for _, c := range s.checks {
+		if c.invalid != "" && c.call.Block() != nil && c.call.Block().Dominates(b) {
+			return c
+		}
+	}
+	return nil
+}
+
+// checkUnguarded reports an effect of a handler that no dedup check guards,
+// unless a dedup check whose result decides nothing precedes it (that is
+// IDEM004's finding).
+func (a *pkgAnalysis) checkUnguarded(s *summary, o *occ, name string) {
+	if o.covered != nil && !a.suppressed(o.covered.pos, IDEM004) {
+		return
+	}
+	note := ""
+	if c := s.invalidGuard(o.instr.Block()); c != nil {
+		note = fmt.Sprintf(": the check %s guards nothing, %s", c.desc, c.invalid)
+	}
+	msg := "the effect"
+	if o.innerMsg != "" {
+		msg = o.innerMsg
+	}
+	a.report(IDEM001, o.pos, name, o.inner, msg, "effect %s in handler %s is not guarded by a dedup check%s", o.desc, name, note)
+}

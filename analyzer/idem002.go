@@ -1,0 +1,173 @@
+package analyzer
+
+import (
+	"go/token"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+var doc002 = CodeDoc{
+	Code:  IDEM002,
+	Title: "ack before the effect",
+	Text: `The message is acked (or a goroutine doing the effect is not waited for)
+before the effect: a crash in between loses the message. Paths stop at the
+loop's next message, so an ack in one iteration does not precede the next
+iteration's effect.
+`,
+	Bad: `d.Ack(false)
+_, err := db.ExecContext(ctx, ` + "`" + `UPDATE users SET points = points + $1 WHERE id = $2` + "`" + `, n, user)
+`,
+	Good: `if _, err := h.Handle(ctx, d.Body); err != nil {
+	return d.Nack(false, true)
+}
+return d.Ack(false)
+`,
+}
+
+// checkAckOrder reports acks that can run before an effect (IDEM002), and
+// goroutines with effects not waited for before an ack.
+func (a *pkgAnalysis) checkAckOrder(s *summary, name string) {
+	for _, ack := range s.acks {
+		if _, ok := ack.(*ssa.Defer); ok {
+			continue
+		}
+		var eff *occ
+		s.forwardUntil(ack, s.ackStops(ack), func(in ssa.Instruction) int {
+			if eff = s.workAt(in); eff != nil {
+				return 2
+			}
+			return 0
+		})
+		if eff != nil {
+			a.report(IDEM002, ack.Pos(), name, eff.pos, "the effect", "ack %s in handler %s comes before effect %s: a crash in between loses the message", describeCall(ack.Common()), name, eff.desc)
+		}
+	}
+	for _, b := range s.fn.Blocks {
+		for _, instr := range b.Instrs {
+			var work, what string
+			switch in := instr.(type) {
+			case *ssa.Go:
+				work, what = a.goWork(s, in), "goroutine with effect %s"
+			case *ssa.Send:
+				work, what = a.handoffWork(s, in), "message handed over a channel to a goroutine with effect %s"
+			}
+			if work == "" {
+				continue
+			}
+			g := instr
+			var ack ssa.Instruction
+			s.forward(g, func(in ssa.Instruction) int {
+				if s.waits[in] {
+					return 1
+				}
+				for _, x := range s.acks {
+					if x == in {
+						ack = in
+						return 2
+					}
+				}
+				// A handler acked by its result: returning the acking
+				// value acks the message.
+				if r, ok := in.(*ssa.Return); ok && a.returnAcks(s, r) {
+					ack = in
+					return 2
+				}
+				return 0
+			})
+			if ack != nil {
+				a.report(IDEM002, g.Pos(), name, ack.Pos(), "the ack", what+" in handler %s is not waited for before the ack: a crash loses the message", work, name)
+			}
+		}
+	}
+}
+
+// returnAcks reports whether the return r acks the message: s's function
+// is a handler whose dispatcher acks by its result (or one acked by
+// returning nil, as asynq's and watermill's) and r returns the acking value.
+func (a *pkgAnalysis) returnAcks(s *summary, r *ssa.Return) bool {
+	if !s.param || !r.Pos().IsValid() || len(r.Results) == 0 {
+		return false
+	}
+	if ra, ok := a.resultAck[s.fn]; ok {
+		return ra.acks(r.Results[ra.index])
+	}
+	return a.returnAcked(s.fn) && isNilConst(r.Results[len(r.Results)-1])
+}
+
+// handoffWork describes the effect of the workers a channel send hands a
+// value to: goroutines started in the same function whose closure captures
+// the channel (a worker pool); "" when there are none or they do nothing.
+func (a *pkgAnalysis) handoffWork(s *summary, send *ssa.Send) string {
+	ch := peel(send.Chan)
+	if ld, ok := ch.(*ssa.UnOp); ok && ld.Op == token.MUL {
+		ch = ld.X // a captured variable: the closure binds its address
+	}
+	for _, b := range s.fn.Blocks {
+		for _, instr := range b.Instrs {
+			g, ok := instr.(*ssa.Go)
+			if !ok {
+				continue
+			}
+			mc, ok := g.Call.Value.(*ssa.MakeClosure)
+			if !ok {
+				continue
+			}
+			for _, v := range mc.Bindings {
+				if v == ch || peel(v) == ch {
+					if w := a.goWork(s, g); w != "" {
+						return w
+					}
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// ackStops returns where the paths after an ack end: at the next message,
+// except that an ack outside the loop over a fetched batch (XAck of every
+// id of the batch, before handling them) acks the whole batch, so the
+// batch's elements do not end its paths.
+func (s *summary) ackStops(ack ssa.Instruction) map[ssa.Instruction]bool {
+	for in := range s.elems {
+		if in.Block().Dominates(ack.Block()) {
+			return s.srcSet // an ack of one element
+		}
+	}
+	if len(s.elems) == 0 {
+		return s.srcSet
+	}
+	stop := map[ssa.Instruction]bool{}
+	for in := range s.srcSet {
+		if !s.elems[in] {
+			stop[in] = true
+		}
+	}
+	return stop
+}
+
+// goWork describes the effect a go statement starts: an unguarded one, or
+// one a dedup check guards inside the goroutine (guard's Do, a generated
+// Handle) — guarded or not, it is lost if the process dies after the ack.
+// "" when the goroutine has no effect.
+func (a *pkgAnalysis) goWork(s *summary, g *ssa.Go) string {
+	if os := s.byInstr[g]; len(os) > 0 {
+		return os[0].desc
+	}
+	f := funcValue(g.Call.Value)
+	if f == nil {
+		f = g.Call.StaticCallee()
+	}
+	if f == nil || f.Blocks == nil {
+		return ""
+	}
+	gs := a.summary(f)
+	w := gs.firstWork()
+	switch {
+	case w == nil:
+		return ""
+	case len(gs.occs) > 0:
+		return w.desc + " (guarded)" // an effect guarded inside the goroutine
+	}
+	return w.desc // a guard call, "(guarded)" already
+}

@@ -1,0 +1,257 @@
+package analyzer
+
+import (
+	"go/token"
+	"go/types"
+	"strings"
+
+	"github.com/idemkit/idem/analyzer/knowledge"
+	"golang.org/x/tools/go/ssa"
+)
+
+var doc003 = CodeDoc{
+	Code:  IDEM003,
+	Title: "ack on a failure path",
+	Text: `The message is acked on a failure path — after the effect or a processing
+step failed, in a deferred ack, or by returning success from a handler
+acked by its return (asynq, watermill, RocketMQ): the error is swallowed
+and the message lost. Acking a message that cannot be decoded, or a
+duplicate, is not a failure.
+`,
+	Bad: `defer m.Ack()
+if err := apply(ctx, m); err != nil {
+	log.Print(err)
+}
+`,
+	Good: `if err := apply(ctx, m); err != nil {
+	m.Nack()
+	return
+}
+m.Ack()
+`,
+}
+
+// checkFailureAcks reports acks on failure paths (IDEM003): a deferred ack,
+// an ack that runs after an effect or a processing step failed, and a
+// handler acked by its return that returns success after a failure.
+func (a *pkgAnalysis) checkFailureAcks(s *summary, name string) {
+	a.collectBenign(s)
+	hasFailure := len(s.failures) > 0 || len(s.occs) > 0 || len(s.checks) > 0 // a guard's Do can fail too
+	for _, ack := range s.acks {
+		if d, ok := ack.(*ssa.Defer); ok {
+			if hasFailure {
+				a.report(IDEM003, d.Pos(), name, token.NoPos, "", "deferred ack %s in handler %s also runs when handling fails: the error is swallowed and the message lost", describeCall(ack.Common()), name)
+			}
+			continue
+		}
+		if f := s.failureBefore(ack.Block()); f != nil {
+			a.report(IDEM003, ack.Pos(), name, f.blk.Instrs[len(f.blk.Instrs)-1].Pos(), "the failure", "ack %s in handler %s also runs when %s fails: the error is swallowed and the message lost", describeCall(ack.Common()), name, f.what)
+		}
+	}
+	// Deferred closures that ack.
+	for _, b := range s.fn.Blocks {
+		for _, instr := range b.Instrs {
+			d, ok := instr.(*ssa.Defer)
+			if !ok {
+				continue
+			}
+			if f := funcValue(d.Call.Value); f != nil && f.Parent() == s.fn && len(a.summary(f).acks) > 0 && hasFailure {
+				a.report(IDEM003, d.Pos(), name, token.NoPos, "", "deferred ack in handler %s also runs when handling fails: the error is swallowed and the message lost", name)
+			}
+		}
+	}
+	if !s.param {
+		return
+	}
+	ra, byResult := a.resultAck[s.fn]
+	if !byResult && !a.returnAcked(s.fn) {
+		return
+	}
+	res := s.fn.Signature.Results()
+	for _, b := range s.fn.Blocks {
+		r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok || !r.Pos().IsValid() {
+			continue
+		}
+		if byResult {
+			// The dispatcher acks on this result's value: a return of that
+			// value after a failure loses the message.
+			if !ra.acks(r.Results[ra.index]) {
+				continue
+			}
+			if f := s.failureBefore(b); f != nil {
+				a.report(IDEM003, r.Pos(), name, f.blk.Instrs[len(f.blk.Instrs)-1].Pos(), "the failure", "handler %s returns %s when %s fails, and its dispatcher acks on that: the message is lost", name, ra, f.what)
+			}
+			continue
+		}
+		if !isNilConst(r.Results[res.Len()-1]) {
+			continue
+		}
+		if res.Len() == 2 { // rocketmq: (ConsumeResult, error)
+			if n, ok := constInt(r.Results[0]); !ok || n != 0 {
+				continue
+			}
+		}
+		if f := s.failureBefore(b); f != nil {
+			a.report(IDEM003, r.Pos(), name, f.blk.Instrs[len(f.blk.Instrs)-1].Pos(), "the failure", "handler %s returns success when %s fails: the message is acked and lost", name, f.what)
+		}
+	}
+}
+
+// returnAcked reports whether fn is a handler acked by its return value:
+// asynq, watermill router handlers, RocketMQ push consumers.
+func (a *pkgAnalysis) returnAcked(fn *ssa.Function) bool {
+	res := fn.Signature.Results()
+	if res.Len() == 0 || !isError(res.At(res.Len()-1).Type()) {
+		return false
+	}
+	params := fn.Params
+	if fn.Signature.Recv() != nil && len(params) > 0 {
+		params = params[1:]
+	}
+	for _, p := range params {
+		t := derefType(p.Type())
+		if sl, ok := t.Underlying().(*types.Slice); ok {
+			t = derefType(sl.Elem())
+		}
+		if m := a.cat.Message(t); m != nil && m.ReturnAck {
+			return true
+		}
+	}
+	return false
+}
+
+// failureBefore returns an error branch whose failure side reaches b, unless
+// b is on a side that handles the error deliberately (a duplicate, a
+// permanent error, a unique violation).
+func (s *summary) failureBefore(b *ssa.BasicBlock) *decision {
+	for _, bb := range s.benign {
+		if bb.side.Dominates(b) && !s.reaches(bb.other, b, bb.blk) {
+			return nil
+		}
+	}
+	for _, d := range s.decisions {
+		for i, succ := range d.blk.Succs {
+			if d.succ[i] == implDup && succ.Dominates(b) && !s.reaches(d.blk.Succs[1-i], b, d.blk) {
+				return nil
+			}
+		}
+	}
+	for _, f := range s.failures {
+		// A failure side that is a join (a loop header reached by continue)
+		// dominates nothing in particular: only paths count.
+		if f.fresh == b && len(b.Preds) == 1 || len(f.fresh.Preds) == 1 && f.fresh.Dominates(b) && !s.retested(f, b) || s.failureReaches(f, b) {
+			return f
+		}
+	}
+	return nil
+}
+
+// failureReaches reports whether b can be reached from f's failure side
+// without passing f's test again, nor the success side of a later test of
+// the same error (a retry loop that breaks on success and tests the error
+// once more after the loop).
+func (s *summary) failureReaches(f *decision, b *ssa.BasicBlock) bool {
+	cut := s.retests(f)
+	return pathTo([]*ssa.BasicBlock{f.fresh}, b, f.blk, func(x *ssa.BasicBlock) []*ssa.BasicBlock {
+		if s.hasSource(x) {
+			return nil
+		}
+		var out []*ssa.BasicBlock
+		for _, succ := range x.Succs {
+			if cut[x] != succ {
+				out = append(out, succ)
+			}
+		}
+		return out
+	})
+}
+
+// retested reports whether a later test of f's error stands between f's
+// failure side and b, its success side leading to b.
+func (s *summary) retested(f *decision, b *ssa.BasicBlock) bool {
+	for blk, succ := range s.retests(f) {
+		if succ.Dominates(b) && f.fresh.Dominates(blk) {
+			return true
+		}
+	}
+	return false
+}
+
+// retests maps the blocks of the other failure tests of f's error (the same
+// value, or a phi merging it) to their success successor.
+func (s *summary) retests(f *decision) map[*ssa.BasicBlock]*ssa.BasicBlock {
+	cut := map[*ssa.BasicBlock]*ssa.BasicBlock{}
+	if f.err == nil {
+		return cut
+	}
+	for _, g := range s.failures {
+		if g == f || g.err == nil {
+			continue
+		}
+		same := g.err == f.err
+		if phi, ok := g.err.(*ssa.Phi); ok {
+			for _, e := range phi.Edges {
+				if e == f.err {
+					same = true
+				}
+			}
+		}
+		if same {
+			cut[g.blk] = g.other
+		}
+	}
+	return cut
+}
+
+// collectBenign finds the sides of branches that classify an error on
+// purpose: errors.Is/As, guard.Permanent, helpers named like IsDuplicate,
+// IsPermanent, IsNotFound.
+func (a *pkgAnalysis) collectBenign(s *summary) {
+	if s.benign != nil {
+		return
+	}
+	s.benign = []benignSide{}
+	for _, b := range s.fn.Blocks {
+		in, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		cond, side := in.Cond, 0
+		if u, ok := cond.(*ssa.UnOp); ok && u.Op == token.NOT {
+			cond, side = u.X, 1
+		}
+		if c, ok := cond.(*ssa.Call); ok {
+			if fn := callee(c.Common()); fn != nil && a.benignName(fn) {
+				s.benign = append(s.benign, benignSide{b, b.Succs[side], b.Succs[1-side]})
+			}
+		}
+		if bin, ok := cond.(*ssa.BinOp); ok && (bin.Op == token.EQL || bin.Op == token.NEQ) {
+			if globalName(bin.X) != "" || globalName(bin.Y) != "" || uniqueCode(a.cat, bin.X) || uniqueCode(a.cat, bin.Y) {
+				if isError(bin.X.Type()) || uniqueCode(a.cat, bin.X) || uniqueCode(a.cat, bin.Y) {
+					eq := 0
+					if bin.Op == token.NEQ {
+						eq = 1
+					}
+					s.benign = append(s.benign, benignSide{b, b.Succs[eq^side], b.Succs[1-(eq^side)]})
+				}
+			}
+		}
+	}
+}
+
+// benignSide is the side of a branch that handles an error on purpose.
+type benignSide struct{ blk, side, other *ssa.BasicBlock }
+
+func (a *pkgAnalysis) benignName(fn *types.Func) bool {
+	if a.cat.Has(fn, knowledge.Benign) {
+		return true
+	}
+	n := strings.ToLower(fn.Name())
+	for _, w := range []string{"dup", "unique", "permanent", "notfound", "invalid", "conflict", "exists", "retryable", "temporary", "transient", "poison"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
+}

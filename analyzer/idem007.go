@@ -1,0 +1,138 @@
+package analyzer
+
+import (
+	"go/token"
+
+	"github.com/idemkit/idem/analyzer/knowledge"
+	"golang.org/x/tools/go/ssa"
+)
+
+var doc007 = CodeDoc{
+	Code:  IDEM007,
+	Title: "auto-ack consumer with effects",
+	Text: `An auto-ack or auto-commit consumer whose handler has effects: amqp
+Consume with autoAck true, kafka-go ReadMessage on a reader with a
+GroupID, a franz-go client made without kgo.DisableAutoCommit (or
+AutoCommitMarks), a confluent-kafka-go consumer whose ConfigMap does not
+set enable.auto.commit, legacy nats.go JetStream Subscribe without
+nats.ManualAck(). The broker forgets the message before the effect; a
+crash loses it.
+`,
+	Bad: `msgs, _ := ch.Consume("orders", "", true, false, false, false, nil)
+`,
+	Good: `msgs, _ := ch.Consume("orders", "", false, false, false, false, nil)
+for d := range msgs {
+	if err := handle(ctx, d); err != nil {
+		d.Nack(false, true)
+		continue
+	}
+	d.Ack(false)
+}
+`,
+}
+
+// checkAutoAcks reports consumers that ack before handling (IDEM007).
+func (a *pkgAnalysis) checkAutoAcks(s *summary) {
+	for _, aa := range s.autoAcks {
+		var eff *occ
+		var where *ssa.Function
+		switch aa.kind {
+		case knowledge.AutoAckConsume:
+			eff, where = a.effectAfterReceive(s, aa.ch, 0)
+		case knowledge.AutoAckRead:
+			// The whole batch is committed: elements do not end the path.
+			stop := map[ssa.Instruction]bool{}
+			for in := range s.srcSet {
+				if !s.elems[in] {
+					stop[in] = true
+				}
+			}
+			s.forwardUntil(aa.call, stop, func(in ssa.Instruction) int {
+				if eff = s.workAt(in); eff != nil {
+					return 2
+				}
+				return 0
+			})
+			where = s.fn
+		case knowledge.Subscribe:
+			if f := funcValue(aa.cb); f != nil && f.Blocks != nil {
+				if w := a.summary(f).firstWork(); w != nil {
+					eff, where = w, f
+				}
+			}
+		}
+		if eff == nil {
+			continue
+		}
+		a.report(IDEM007, aa.call.Pos(), handlerName(where), eff.pos, "the effect", "auto-ack consumer %s acks each message before handler %s performs %s: a crash loses the message", describeCall(aa.call.Common())+autoAckNote(aa.kind), handlerName(where), eff.desc)
+	}
+}
+
+func autoAckNote(r knowledge.Role) string {
+	switch r {
+	case knowledge.AutoAckConsume:
+		return " (autoAck true)"
+	case knowledge.AutoAckRead:
+		return " (commits by itself)"
+	case knowledge.Subscribe:
+		return " (no ManualAck)"
+	}
+	return ""
+}
+
+// effectAfterReceive finds an effect after a receive from the deliveries
+// channel ch: in s's function, or in a function of the package ch is passed
+// to (as an argument or a captured variable).
+func (a *pkgAnalysis) effectAfterReceive(s *summary, ch ssa.Value, depth int) (*occ, *ssa.Function) {
+	if ch == nil || depth > 2 {
+		return nil, nil
+	}
+	for _, r := range *ch.Referrers() {
+		switch r := r.(type) {
+		case *ssa.UnOp:
+			if r.Op != token.ARROW {
+				continue
+			}
+			var eff *occ
+			s.forward(r, func(in ssa.Instruction) int {
+				if eff = s.workAt(in); eff != nil {
+					return 2
+				}
+				return 0
+			})
+			if eff != nil {
+				return eff, s.fn
+			}
+		case ssa.CallInstruction:
+			f := r.Common().StaticCallee()
+			if f == nil || f.Blocks == nil {
+				continue
+			}
+			_, args := splitArgs(r.Common())
+			for i, x := range r.Common().Args {
+				if x != ch {
+					continue
+				}
+				_ = args
+				if i < len(f.Params) {
+					if eff, w := a.effectAfterReceive(a.summary(f), f.Params[i], depth+1); eff != nil {
+						return eff, w
+					}
+				}
+			}
+		case *ssa.MakeClosure:
+			f, _ := r.Fn.(*ssa.Function)
+			if f == nil {
+				continue
+			}
+			for i, b := range r.Bindings {
+				if b == ch && i < len(f.FreeVars) {
+					if eff, w := a.effectAfterReceive(a.summary(f), f.FreeVars[i], depth+1); eff != nil {
+						return eff, w
+					}
+				}
+			}
+		}
+	}
+	return nil, nil
+}

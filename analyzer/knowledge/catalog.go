@@ -1,0 +1,435 @@
+package knowledge
+
+import (
+	"errors"
+	"fmt"
+	"go/types"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Catalog is the data indexed for lookups by the engine. It is read-only
+// once built and safe for concurrent use.
+type Catalog struct {
+	rules       map[string][]*Rule // pkg \x00 recv \x00 name
+	pkgRules    map[string][]*Rule // whole-package rules by path
+	subRules    []*Rule            // whole-package rules that cover subpackages
+	messages    map[string]*Message
+	types       map[string]TypeRole
+	sentinels   map[string]string
+	perDelivery map[string]bool
+	unique      map[string]bool
+	orms        map[string]*ORM
+	mongo       MongoOps
+	paths       map[string]bool // import paths with rules of their own (not whole-package ones)
+	described   map[string]bool // import paths of the base data's rules and messages
+	names       map[string]bool // function, method and type names with rules
+	all         []*Rule
+	base        Base
+	extra       []Rule
+
+	subCache sync.Map // pkg path -> []*Rule from subRules
+}
+
+var (
+	defaultOnce sync.Once
+	defaultCat  *Catalog
+)
+
+// Default returns the catalog of the clients idemlint knows.
+func Default() *Catalog {
+	defaultOnce.Do(func() {
+		c, err := New(base)
+		if err != nil {
+			panic("knowledge: " + err.Error())
+		}
+		defaultCat = c
+	})
+	return defaultCat
+}
+
+// expand returns s with its {client} template replaced by every path of
+// that client.
+func expand(s string) []string {
+	i := strings.Index(s, "{")
+	if i < 0 {
+		return []string{s}
+	}
+	j := strings.Index(s[i:], "}")
+	if j < 0 {
+		return []string{s}
+	}
+	ps, ok := paths[s[i+1:i+j]]
+	if !ok {
+		return []string{s}
+	}
+	var out []string
+	for _, p := range ps {
+		out = append(out, expand(s[:i]+p+s[i+j+1:])...)
+	}
+	return out
+}
+
+// New builds a catalog from b and extra rules (a rules file's).
+func New(b Base, extra ...Rule) (*Catalog, error) {
+	c := &Catalog{
+		rules: map[string][]*Rule{}, pkgRules: map[string][]*Rule{}, messages: map[string]*Message{},
+		types: map[string]TypeRole{}, sentinels: map[string]string{}, perDelivery: map[string]bool{},
+		unique: map[string]bool{}, orms: map[string]*ORM{}, paths: map[string]bool{}, names: map[string]bool{}, described: map[string]bool{},
+		mongo: b.Mongo, base: b, extra: extra,
+	}
+	var errs []error
+	for i, r := range append(append([]Rule(nil), b.Rules...), extra...) {
+		for _, name := range expand(r.Name) {
+			if err := c.add(r, name); err != nil {
+				errs = append(errs, err)
+			} else if i < len(b.Rules) && !c.all[len(c.all)-1].WholePackage() {
+				c.described[c.all[len(c.all)-1].pkg] = true
+			}
+		}
+	}
+	for _, m := range b.Messages {
+		for _, t := range expand(m.Type) {
+			m := m
+			m.Type = t
+			c.messages[t] = &m
+			if i := strings.LastIndex(t, "."); i > 0 {
+				c.paths[t[:i]] = true
+				c.names[t[i+1:]] = true
+				if m.Client != "rules" {
+					c.described[t[:i]] = true
+				}
+			}
+		}
+	}
+	for _, t := range b.Types {
+		for _, n := range expand(t.Name) {
+			c.types[n] = t.Role
+		}
+	}
+	for k, v := range b.Sentinels {
+		for _, n := range expand(k) {
+			c.sentinels[n] = v
+		}
+	}
+	for _, f := range b.PerDelivery {
+		for _, n := range expand(f) {
+			c.perDelivery[n] = true
+		}
+	}
+	for _, u := range b.UniqueCodes {
+		c.unique[u] = true
+	}
+	for i := range b.ORMs {
+		c.orms[b.ORMs[i].Pkg] = &b.ORMs[i]
+	}
+	return c, errors.Join(errs...)
+}
+
+// With returns a catalog of c's data, extra rules and extra message types
+// (a rules file's, flags').
+func (c *Catalog) With(extra []Rule, messages []Message) (*Catalog, error) {
+	if len(extra) == 0 && len(messages) == 0 {
+		return c, nil
+	}
+	b := c.base
+	b.Messages = append(append([]Message(nil), b.Messages...), messages...)
+	return New(b, append(append([]Rule(nil), c.extra...), extra...)...)
+}
+
+func (c *Catalog) add(r Rule, name string) error {
+	pkg, recv, fn, sub, err := parseName(name)
+	if err != nil {
+		if r.Pos != "" {
+			return fmt.Errorf("%s: %w", r.Pos, err)
+		}
+		return err
+	}
+	x := r
+	x.Name, x.pkg, x.recv, x.name, x.sub = name, pkg, recv, fn, sub
+	c.all = append(c.all, &x)
+	switch {
+	case sub:
+		c.subRules = append(c.subRules, &x)
+	case fn == "...":
+		c.pkgRules[pkg] = append(c.pkgRules[pkg], &x)
+	default:
+		k := key(pkg, recv, fn)
+		c.rules[k] = append(c.rules[k], &x)
+		c.paths[pkg] = true
+		c.names[fn] = true
+	}
+	return nil
+}
+
+func key(pkg, recv, name string) string { return pkg + "\x00" + recv + "\x00" + name }
+
+// NormPath strips a vendor prefix from an import path.
+func NormPath(p string) string {
+	if i := strings.LastIndex(p, "/vendor/"); i >= 0 {
+		return p[i+len("/vendor/"):]
+	}
+	return strings.TrimPrefix(p, "vendor/")
+}
+
+// FuncKey returns the package path and receiver type name of fn ("" for a
+// function; "?" for a receiver that is not a named type).
+func FuncKey(fn *types.Func) (pkg, recv string) {
+	if fn.Pkg() == nil {
+		return "", ""
+	}
+	pkg = NormPath(fn.Pkg().Path())
+	sig, _ := fn.Type().(*types.Signature)
+	if sig != nil && sig.Recv() != nil {
+		t := types.Unalias(sig.Recv().Type())
+		if p, ok := t.(*types.Pointer); ok {
+			t = types.Unalias(p.Elem())
+		}
+		if n, ok := t.(*types.Named); ok {
+			recv = n.Obj().Name()
+		} else {
+			recv = "?"
+		}
+	}
+	return pkg, recv
+}
+
+// Lookup returns the rules of fn: its own, then its package's.
+func (c *Catalog) Lookup(fn *types.Func) []*Rule {
+	if fn == nil || fn.Pkg() == nil {
+		return nil
+	}
+	fn = fn.Origin()
+	pkg, recv := FuncKey(fn)
+	var rs []*Rule
+	if c.names[fn.Name()] && c.paths[pkg] {
+		rs = c.rules[key(pkg, recv, fn.Name())]
+		if recv != "" {
+			rs = append(rs[:len(rs):len(rs)], c.rules[key(pkg, "*", fn.Name())]...)
+		}
+	}
+	if pr := c.packageRules(pkg); len(pr) > 0 {
+		rs = append(rs[:len(rs):len(rs)], pr...)
+	}
+	return rs
+}
+
+// packageRules returns the whole-package rules that cover pkg.
+func (c *Catalog) packageRules(pkg string) []*Rule {
+	rs := c.pkgRules[pkg]
+	if len(c.subRules) == 0 {
+		return rs
+	}
+	v, ok := c.subCache.Load(pkg)
+	if !ok {
+		var sub []*Rule
+		for _, r := range c.subRules {
+			if pkg == r.pkg || strings.HasPrefix(pkg, r.pkg+"/") {
+				sub = append(sub, r)
+			}
+		}
+		v, _ = c.subCache.LoadOrStore(pkg, sub)
+	}
+	if sub := v.([]*Rule); len(sub) > 0 {
+		return append(rs[:len(rs):len(rs)], sub...)
+	}
+	return rs
+}
+
+// Find returns fn's first rule of role r, nil if none.
+func (c *Catalog) Find(fn *types.Func, r Role) *Rule {
+	for _, x := range c.Lookup(fn) {
+		if x.Role == r {
+			return x
+		}
+	}
+	return nil
+}
+
+// Has reports whether fn has a rule of role r.
+func (c *Catalog) Has(fn *types.Func, r Role) bool { return c.Find(fn, r) != nil }
+
+// ArgIndex returns the index (receiver excluded) of the argument of a call
+// to fn that r's Arg names, -1 when none.
+func (r *Rule) ArgIndex(fn *types.Func) int { return max(Param(fn, r.Arg), -1) }
+
+// KeyIndex returns the index of the argument of a call to fn that r's Key
+// names, -1 when none.
+func (r *Rule) KeyIndex(fn *types.Func) int { return max(Param(fn, r.Key), -1) }
+
+// Known reports whether the catalog has rules of its own (not only
+// whole-package ones) or message types in the package at path.
+func (c *Catalog) Known(path string) bool { return c.paths[NormPath(path)] }
+
+// Described reports whether the package at path is a client library the
+// catalog's own data describes (not a package a rules file names): its
+// code is not analysed.
+func (c *Catalog) Described(path string) bool { return c.described[NormPath(path)] }
+
+// KnownName reports whether a function, method or type of that name has a
+// rule or is a message.
+func (c *Catalog) KnownName(name string) bool { return c.names[name] }
+
+// Rules returns every rule of the catalog, expanded, in a stable order.
+func (c *Catalog) Rules() []*Rule {
+	out := append([]*Rule(nil), c.all...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Messages returns the message types, sorted by name.
+func (c *Catalog) Messages() []*Message {
+	out := make([]*Message, 0, len(c.messages))
+	for _, m := range c.messages {
+		out = append(out, m)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Type < out[j].Type })
+	return out
+}
+
+// Message returns the message type t is (or points to, or is a slice or
+// channel of), nil when none.
+func (c *Catalog) Message(t types.Type) *Message {
+	for range 3 {
+		switch u := types.Unalias(t).(type) {
+		case *types.Pointer:
+			t = u.Elem()
+			continue
+		case *types.Slice:
+			t = u.Elem()
+			continue
+		case *types.Chan:
+			t = u.Elem()
+			continue
+		case *types.Named:
+			return c.messages[QualifiedType(u)]
+		}
+		return nil
+	}
+	return nil
+}
+
+// MessageClient returns the client of the message type t is, "" when t is
+// no message.
+func (c *Catalog) MessageClient(t types.Type) string {
+	if m := c.Message(t); m != nil {
+		return m.Client
+	}
+	return ""
+}
+
+// QualifiedType returns "pkgpath.Name" of a named type, "" for others.
+func QualifiedType(t types.Type) string {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return ""
+	}
+	return NormPath(n.Obj().Pkg().Path()) + "." + n.Obj().Name()
+}
+
+// TypeRole returns the role of t (or the type it points to), 0 if none.
+func (c *Catalog) TypeRole(t types.Type) TypeRole {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	return c.types[QualifiedType(t)]
+}
+
+// Sentinel returns the class (NoRows, DupKey) of a sentinel error given by
+// its qualified name, "" when it is not catalogued.
+func (c *Catalog) Sentinel(name string) string { return c.sentinels[name] }
+
+// PerDelivery reports whether a field, "pkgpath.Type.Field", changes on
+// every delivery of one message.
+func (c *Catalog) PerDelivery(field string) bool { return c.perDelivery[field] }
+
+// UniqueString reports whether s is the error code of a unique violation.
+func (c *Catalog) UniqueString(s string) bool { return c.unique[strconv.Quote(s)] }
+
+// UniqueInt reports whether n is the error number of a unique violation.
+func (c *Catalog) UniqueInt(n int64) bool { return c.unique[strconv.FormatInt(n, 10)] }
+
+// Resolve returns the function or method r names in pkg (r.Package()'s
+// types), nil if pkg has none of that name; for a whole-package rule, nil.
+func (r *Rule) Resolve(pkg *types.Package) *types.Func {
+	if r.WholePackage() || pkg == nil {
+		return nil
+	}
+	scope := pkg.Scope()
+	if r.recv == "" {
+		fn, _ := scope.Lookup(r.name).(*types.Func)
+		return fn
+	}
+	var named []*types.TypeName
+	if r.recv == "*" {
+		for _, n := range scope.Names() {
+			if tn, ok := scope.Lookup(n).(*types.TypeName); ok {
+				named = append(named, tn)
+			}
+		}
+	} else if tn, ok := scope.Lookup(r.recv).(*types.TypeName); ok {
+		named = append(named, tn)
+	}
+	for _, tn := range named {
+		for _, t := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
+			if types.IsInterface(tn.Type()) && t != tn.Type() {
+				continue
+			}
+			for _, p := range []*types.Package{pkg, nil} {
+				if sel := types.NewMethodSet(t).Lookup(p, r.name); sel != nil {
+					if fn, ok := sel.Obj().(*types.Func); ok {
+						return fn
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// ORM returns the ORM whose builder package is pkg, nil if none.
+func (c *Catalog) ORM(pkg string) *ORM { return c.orms[NormPath(pkg)] }
+
+// ORMOf returns the ORM whose clause package is pkg, nil if none.
+func (c *Catalog) ORMOf(clausePkg string) *ORM {
+	for _, o := range c.orms {
+		if o.ClausePkg == NormPath(clausePkg) {
+			return o
+		}
+	}
+	return nil
+}
+
+// PublishTable reports whether a table (schema.name) is an outbox or a
+// queue by its name.
+func (c *Catalog) PublishTable(table string) bool {
+	t := strings.ToLower(table)
+	if i := strings.LastIndex(t, "."); i >= 0 {
+		t = t[i+1:]
+	}
+	for _, w := range c.base.PublishTables {
+		if strings.Contains(t, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// MongoOperators returns the update operators of document stores.
+func (c *Catalog) MongoOperators() MongoOps { return c.mongo }
+
+// NoReturn reports functions that never return (os.Exit, log.Fatal, and
+// any loggers' Fatal methods without results).
+func (c *Catalog) NoReturn(fn *types.Func) bool {
+	if c.Has(fn, NoReturn) {
+		return true
+	}
+	switch fn.Name() {
+	case "Fatal", "Fatalf", "Fatalln", "Fatalw":
+		sig, ok := fn.Type().(*types.Signature)
+		return ok && sig.Results().Len() == 0
+	}
+	return false
+}

@@ -1,0 +1,496 @@
+package knowledge
+
+// The data. Path templates in braces ({amqp}) stand for every import path of
+// a client that has moved or forked (streadway/amqp and amqp091-go, Shopify
+// and IBM sarama, go-redis v8 and v9, pgx v4 and v5); Default expands them.
+
+var paths = map[string][]string{
+	"amqp":      {"github.com/rabbitmq/amqp091-go", "github.com/streadway/amqp"},
+	"sarama":    {"github.com/IBM/sarama", "github.com/Shopify/sarama"},
+	"confluent": {"github.com/confluentinc/confluent-kafka-go/v2/kafka", "github.com/confluentinc/confluent-kafka-go/kafka"},
+	"pubsub":    {"cloud.google.com/go/internal/pubsub", "cloud.google.com/go/pubsub", "cloud.google.com/go/pubsub/v2"},
+	"redis":     {"github.com/redis/go-redis/v9", "github.com/go-redis/redis/v8"},
+	"pgx":       {"github.com/jackc/pgx/v5", "github.com/jackc/pgx/v4"},
+	"pgxpool":   {"github.com/jackc/pgx/v5/pgxpool", "github.com/jackc/pgx/v4/pgxpool"},
+	"mongo":     {"go.mongodb.org/mongo-driver/mongo", "go.mongodb.org/mongo-driver/v2/mongo"},
+}
+
+var base = Base{
+	Messages: []Message{
+		{Type: "{amqp}.Delivery", Client: "amqp"},
+		{Type: "{sarama}.ConsumerMessage", Client: "sarama"},
+		{Type: "github.com/segmentio/kafka-go.Message", Client: "kafka-go"},
+		{Type: "github.com/twmb/franz-go/pkg/kgo.Record", Client: "franz-go"},
+		{Type: "{confluent}.Message", Client: "confluent-kafka-go"},
+		{Type: "github.com/nats-io/nats.go.Msg", Client: "nats"},
+		{Type: "github.com/nats-io/nats.go/jetstream.Msg", Client: "jetstream"},
+		{Type: "github.com/ThreeDotsLabs/watermill/message.Message", Client: "watermill", ReturnAck: true},
+		{Type: "{pubsub}.Message", Client: "pubsub"},
+		{Type: "github.com/aws/aws-sdk-go-v2/service/sqs/types.Message", Client: "sqs"},
+		{Type: "{redis}.XMessage", Client: "redis"},
+		{Type: "github.com/hibiken/asynq.Task", Client: "asynq", ReturnAck: true},
+		{Type: "github.com/apache/rocketmq-client-go/v2/primitive.MessageExt", Client: "rocketmq", ReturnAck: true},
+	},
+
+	Rules: concat(brokers, redis, sqlRules, httpRules, idemRules, stdRules, telemetry),
+
+	Types: []Type{
+		{"database/sql.Tx", TxType}, {"{pgx}.Tx", TxType}, {"github.com/jmoiron/sqlx.Tx", TxType},
+		{"database/sql.DB", PoolType}, {"database/sql.Conn", PoolType}, {"{pgxpool}.Pool", PoolType},
+		{"github.com/jackc/pgx/v5.Conn", PoolType}, {"github.com/jmoiron/sqlx.DB", PoolType},
+		{"gorm.io/gorm.DB", ORMDB},
+		{"net/http.Header", HeaderType},
+		{"database/sql.Stmt", StmtType}, {"github.com/jmoiron/sqlx.Stmt", StmtType}, {"github.com/jmoiron/sqlx.NamedStmt", StmtType},
+	},
+
+	Sentinels: map[string]string{
+		"database/sql.ErrNoRows":                          NoRows,
+		"{pgx}.ErrNoRows":                                 NoRows,
+		`{redis}/internal/proto.RedisError("redis: nil")`: NoRows, // redis.Nil is a constant of that type
+		"{mongo}.ErrNoDocuments":                          NoRows,
+		"gorm.io/gorm.ErrRecordNotFound":                  NoRows,
+		"gorm.io/gorm.ErrDuplicatedKey":                   DupKey,
+		"github.com/jackc/pgerrcode.UniqueViolation":      DupKey,
+	},
+
+	PerDelivery: []string{
+		"github.com/nats-io/nats.go/jetstream.SequencePair.Consumer", "github.com/nats-io/nats.go.SequencePair.Consumer",
+		"github.com/nats-io/nats.go/jetstream.MsgMetadata.NumDelivered", "github.com/nats-io/nats.go.MsgMetadata.NumDelivered",
+		"{amqp}.Delivery.DeliveryTag",
+	},
+
+	// PostgreSQL 23505, MySQL 1062 (and 1586), SQLite's extended
+	// SQLITE_CONSTRAINT_UNIQUE 2067 and SQLITE_CONSTRAINT_PRIMARYKEY 1555.
+	UniqueCodes: []string{`"23505"`, "1062", "1586", "2067", "1555"},
+
+	ORMs: []ORM{{
+		Pkg: "gorm.io/gorm", ClausePkg: "gorm.io/gorm/clause",
+		Clauses: "Clauses", Where: "Where", Expr: "Expr", Begin: "Begin",
+		Conflict: "OnConflict", DoNothing: "DoNothing", Upsert: []string{"UpdateAll", "DoUpdates"},
+		Insert: "Insert", Modifier: "Modifier",
+	}},
+
+	PublishTables: []string{"outbox", "queue"},
+
+	Mongo: MongoOps{
+		Accumulating: []string{"$inc", "$push", "$mul", "$pushAll", "$bit", "$currentDate"},
+		Setting:      []string{"$set", "$unset", "$addToSet", "$pull", "$pullAll", "$max", "$min", "$setOnInsert", "$rename"},
+	},
+}
+
+func concat(sets ...[]Rule) []Rule {
+	var out []Rule
+	for _, s := range sets {
+		out = append(out, s...)
+	}
+	return out
+}
+
+// each returns one rule per name, with the role and client given.
+func each(role Role, client, recv string, names ...string) []Rule {
+	out := make([]Rule, 0, len(names))
+	for _, n := range names {
+		out = append(out, Rule{Name: "(" + recv + ")." + n, Role: role, Client: client})
+	}
+	return out
+}
+
+// effects returns one Always effect of kind k per name.
+func effects(k Kind, recv string, names ...string) []Rule {
+	out := each(Effect, "", recv, names...)
+	for i := range out {
+		out[i].Kind = k
+	}
+	return out
+}
+
+var brokers = concat(
+	// --- RabbitMQ: amqp091-go and streadway/amqp ---------------------------
+	[]Rule{
+		{Name: "({amqp}.Delivery).Ack", Role: Ack},
+		{Name: "({amqp}.Channel).Ack", Role: Ack},
+		{Name: "({amqp}.Acknowledger).Ack", Role: Ack},
+		{Name: "({amqp}.Delivery).Nack", Role: Nack},
+		{Name: "({amqp}.Delivery).Reject", Role: Nack},
+		{Name: "({amqp}.Channel).Nack", Role: Nack},
+		{Name: "({amqp}.Channel).Reject", Role: Nack},
+		{Name: "({amqp}.Channel).Consume", Role: AutoAckConsume, Arg: "autoAck"},
+		{Name: "({amqp}.Channel).Publish", Role: Publish},
+		{Name: "(github.com/rabbitmq/amqp091-go.Channel).ConsumeWithContext", Role: AutoAckConsume, Arg: "autoAck"},
+	},
+	each(Publish, "amqp", "github.com/rabbitmq/amqp091-go.Channel", "PublishWithContext", "PublishWithDeferredConfirm", "PublishWithDeferredConfirmWithContext"),
+
+	// --- Kafka: sarama (IBM, formerly Shopify) ------------------------------
+	[]Rule{
+		{Name: "({sarama}.ConsumerGroupSession).MarkMessage", Role: Ack, Arg: "msg"},
+		{Name: "({sarama}.ConsumerGroupSession).MarkOffset", Role: Ack},
+		{Name: "({sarama}.ConsumerGroupClaim).Messages", Role: Fetch},
+		{Name: "({sarama}.PartitionConsumer).Messages", Role: Fetch},
+	},
+	each(Publish, "sarama", "{sarama}.SyncProducer", "SendMessage", "SendMessages"),
+
+	// --- Kafka: segmentio/kafka-go --------------------------------------------
+	[]Rule{
+		{Name: "(github.com/segmentio/kafka-go.Reader).FetchMessage", Role: Fetch},
+		{Name: "(github.com/segmentio/kafka-go.Reader).ReadMessage", Role: Fetch},
+		{Name: "(github.com/segmentio/kafka-go.Reader).ReadMessage", Role: AutoAckRead,
+			AutoCommit: &AutoCommit{Ctor: "NewReader", GroupField: "GroupID"}},
+		{Name: "(github.com/segmentio/kafka-go.Reader).CommitMessages", Role: Ack, Arg: "msgs"},
+		{Name: "(github.com/segmentio/kafka-go.Writer).WriteMessages", Role: Publish},
+	},
+
+	// --- Kafka: twmb/franz-go -------------------------------------------------
+	func() []Rule {
+		ac := &AutoCommit{Ctor: "NewClient", ManualOptions: []string{"DisableAutoCommit", "AutoCommitMarks"}, GroupOptions: []string{"ConsumerGroup"}}
+		const c = "github.com/twmb/franz-go/pkg/kgo.Client"
+		return concat([]Rule{
+			{Name: "(" + c + ").PollFetches", Role: Fetch},
+			{Name: "(" + c + ").PollRecords", Role: Fetch},
+			{Name: "(" + c + ").PollFetches", Role: AutoAckRead, AutoCommit: ac},
+			{Name: "(" + c + ").PollRecords", Role: AutoAckRead, AutoCommit: ac},
+			{Name: "(" + c + ").CommitRecords", Role: Ack, Arg: "rs"},
+			{Name: "(" + c + ").MarkCommitRecords", Role: Ack, Arg: "rs"},
+			{Name: "(" + c + ").CommitUncommittedOffsets", Role: Ack},
+			{Name: "(" + c + ").CommitMarkedOffsets", Role: Ack},
+		}, each(Publish, "franz-go", c, "Produce", "ProduceSync", "TryProduce"))
+	}(),
+
+	// --- Kafka: confluent-kafka-go --------------------------------------------
+	func() []Rule {
+		ac := &AutoCommit{Ctor: "NewConsumer", ManualKeys: []string{"enable.auto.commit", "enable.auto.offset.store"}}
+		const c = "{confluent}.Consumer"
+		return []Rule{
+			{Name: "(" + c + ").ReadMessage", Role: Fetch},
+			{Name: "(" + c + ").Poll", Role: Fetch},
+			{Name: "(" + c + ").ReadMessage", Role: AutoAckRead, AutoCommit: ac},
+			{Name: "(" + c + ").Poll", Role: AutoAckRead, AutoCommit: ac},
+			{Name: "(" + c + ").CommitMessage", Role: Ack, Arg: "m"},
+			{Name: "(" + c + ").StoreMessage", Role: Ack, Arg: "m"},
+			{Name: "(" + c + ").Commit", Role: Ack},
+			{Name: "(" + c + ").CommitOffsets", Role: Ack},
+			{Name: "({confluent}.Producer).Produce", Role: Publish},
+		}
+	}(),
+
+	// --- NATS: nats.go (core and legacy JetStream) ----------------------------
+	each(Ack, "nats", "github.com/nats-io/nats.go.Msg", "Ack", "AckSync"),
+	each(Nack, "nats", "github.com/nats-io/nats.go.Msg", "Nak", "NakWithDelay", "Term"),
+	each(Fetch, "nats", "github.com/nats-io/nats.go.Subscription", "Fetch", "FetchBatch", "NextMsg", "NextMsgWithContext"),
+	[]Rule{
+		{Name: "(github.com/nats-io/nats.go.JetStream).Subscribe", Role: Subscribe, Arg: "cb", ManualOption: "ManualAck"},
+		{Name: "(github.com/nats-io/nats.go.JetStream).QueueSubscribe", Role: Subscribe, Arg: "cb", ManualOption: "ManualAck"},
+		{Name: "(github.com/nats-io/nats.go.JetStreamContext).Subscribe", Role: Subscribe, Arg: "cb", ManualOption: "ManualAck"},
+		{Name: "(github.com/nats-io/nats.go.JetStreamContext).QueueSubscribe", Role: Subscribe, Arg: "cb", ManualOption: "ManualAck"},
+	},
+	each(Publish, "nats", "github.com/nats-io/nats.go.Conn", "Publish", "PublishMsg", "Request", "RequestMsg"),
+	each(Publish, "nats", "github.com/nats-io/nats.go.JetStream", "Publish", "PublishMsg", "PublishAsync", "PublishMsgAsync"),
+	each(Publish, "nats", "github.com/nats-io/nats.go.JetStreamContext", "Publish", "PublishMsg", "PublishAsync", "PublishMsgAsync"),
+
+	// --- NATS: the jetstream package ------------------------------------------
+	each(Ack, "jetstream", "github.com/nats-io/nats.go/jetstream.Msg", "Ack", "DoubleAck"),
+	each(Nack, "jetstream", "github.com/nats-io/nats.go/jetstream.Msg", "Nak", "NakWithDelay", "Term", "TermWithReason"),
+	each(Fetch, "jetstream", "github.com/nats-io/nats.go/jetstream.Consumer", "Next", "Fetch", "FetchNoWait", "FetchBytes"),
+	each(Fetch, "jetstream", "github.com/nats-io/nats.go/jetstream.MessagesContext", "Next"),
+	each(Fetch, "jetstream", "github.com/nats-io/nats.go/jetstream.MessageBatch", "Messages"),
+	each(Publish, "jetstream", "github.com/nats-io/nats.go/jetstream.*", "Publish", "PublishMsg", "PublishAsync", "PublishMsgAsync"),
+
+	// --- Watermill ----------------------------------------------------------------
+	[]Rule{
+		{Name: "(github.com/ThreeDotsLabs/watermill/message.Message).Ack", Role: Ack},
+		{Name: "(github.com/ThreeDotsLabs/watermill/message.Message).Nack", Role: Nack},
+		{Name: "(github.com/ThreeDotsLabs/watermill/message.Subscriber).Subscribe", Role: Fetch},
+		{Name: "(github.com/ThreeDotsLabs/watermill/message.Publisher).Publish", Role: Publish},
+	},
+
+	// --- Google Cloud Pub/Sub (v1 and v2 share the internal Message) ----------
+	each(Ack, "pubsub", "{pubsub}.Message", "Ack", "AckWithResult"),
+	each(Nack, "pubsub", "{pubsub}.Message", "Nack", "NackWithResult"),
+	[]Rule{
+		{Name: "(cloud.google.com/go/pubsub.Topic).Publish", Role: Publish},
+		{Name: "(cloud.google.com/go/pubsub/v2.Publisher).Publish", Role: Publish},
+	},
+
+	// --- AWS SQS (aws-sdk-go-v2) --------------------------------------------------
+	[]Rule{
+		{Name: "(github.com/aws/aws-sdk-go-v2/service/sqs.Client).ReceiveMessage", Role: Fetch},
+		{Name: "(github.com/aws/aws-sdk-go-v2/service/sqs.Client).DeleteMessage", Role: Ack},
+		{Name: "(github.com/aws/aws-sdk-go-v2/service/sqs.Client).DeleteMessageBatch", Role: Ack},
+		{Name: "(github.com/aws/aws-sdk-go-v2/service/sqs.Client).ChangeMessageVisibility", Role: Nack},
+	},
+	each(Publish, "sqs", "github.com/aws/aws-sdk-go-v2/service/sqs.Client", "SendMessage", "SendMessageBatch"),
+
+	// --- asynq and RocketMQ ---------------------------------------------------------
+	each(Publish, "asynq", "github.com/hibiken/asynq.Client", "Enqueue", "EnqueueContext"),
+	[]Rule{
+		{Name: "(github.com/hibiken/asynq.ServeMux).HandleFunc", Role: Register, Arg: "handler"},
+		{Name: "(github.com/hibiken/asynq.ServeMux).Handle", Role: Register, Arg: "handler"},
+	},
+	each(Publish, "rocketmq", "github.com/apache/rocketmq-client-go/v2.Producer", "SendSync", "SendAsync", "SendOneWay"),
+)
+
+var redis = concat(
+	[]Rule{
+		{Name: "({redis}.*).XReadGroup", Role: Fetch},
+		{Name: "({redis}.*).XAutoClaim", Role: Fetch},
+		{Name: "({redis}.*).XClaim", Role: Fetch},
+		{Name: "({redis}.*).XAck", Role: Ack},
+		{Name: "({redis}.*).XAckDel", Role: Ack},
+	},
+	// Non-idempotent commands: a repeat changes the value again. SADD, ZADD,
+	// SET, HSET, SETBIT, PFADD are idempotent (a repeat leaves the same
+	// value) and are not effects.
+	effects(Redis, "{redis}.*",
+		"Incr", "IncrBy", "IncrByFloat", "Decr", "DecrBy",
+		"HIncrBy", "HIncrByFloat", "ZIncrBy",
+		"LPush", "RPush", "LPushX", "RPushX", "LInsert", "LInsertBefore", "LInsertAfter",
+		"XAdd", "Append", "RPopLPush", "LMove", "BLMove", "SMove",
+		"JSONNumIncrBy", "JSONArrAppend", "TSAdd", "TSIncrBy", "TSDecrBy"),
+	[]Rule{
+		{Name: "({redis}.*).SetNX", Role: SetNX, Key: "key"},
+		{Name: "({redis}.*).HSetNX", Role: SetNX, Key: "key"},
+		{Name: "({redis}.*).SetArgs", Role: SetArgs, Arg: "a", Key: "key"},
+		{Name: "({redis}.*).Del", Role: RedisDel, Key: "#1"},
+		{Name: "({redis}.*).Unlink", Role: RedisDel, Key: "#1"},
+		{Name: "({redis}.*).HDel", Role: RedisDel, Key: "key"},
+		{Name: "({redis}.*).Exists", Role: RedisLookup, Key: "#1"},
+		{Name: "({redis}.*).Get", Role: RedisLookup, Key: "key"},
+		{Name: "({redis}.*).SIsMember", Role: RedisLookup, Key: "key"},
+		{Name: "({redis}.*).HExists", Role: RedisLookup, Key: "key"},
+		{Name: "({redis}.*).HGet", Role: RedisLookup, Key: "key"},
+		{Name: "({redis}.*).TxPipelined", Role: RedisTx, Arg: "fn"},
+		{Name: "({redis}.*).Watch", Role: RedisTx, Arg: "fn"},
+	},
+	each(RedisMark, "redis", "{redis}.*", "Set", "SetEx", "SAdd", "HSet", "MSet", "Expire"),
+	each(Publish, "redis", "{redis}.*", "Publish", "SPublish"),
+)
+
+// sql returns an SQL effect rule.
+func sql(name string, m Mode, arg string) Rule {
+	return Rule{Name: name, Role: Effect, Mode: m, Kind: SQL, Arg: arg}
+}
+
+var sqlRules = concat(
+	// --- database/sql ---------------------------------------------------------------
+	func() []Rule {
+		var out []Rule
+		for _, recv := range []string{"DB", "Tx", "Conn"} {
+			t := "(database/sql." + recv + ")."
+			out = append(out,
+				sql(t+"ExecContext", SQLExec, "query"),
+				sql(t+"QueryContext", SQLQuery, "query"),
+				sql(t+"QueryRowContext", SQLQuery, "query"),
+				Rule{Name: t + "PrepareContext", Role: Prepare, Arg: "query"})
+			if recv == "Conn" {
+				continue // a Conn has only the Context methods
+			}
+			out = append(out,
+				sql(t+"Exec", SQLExec, "query"),
+				sql(t+"Query", SQLQuery, "query"),
+				sql(t+"QueryRow", SQLQuery, "query"),
+				Rule{Name: t + "Prepare", Role: Prepare, Arg: "query"})
+		}
+		return out
+	}(),
+	[]Rule{
+		sql("(database/sql.Stmt).Exec", SQLStmt, ""),
+		sql("(database/sql.Stmt).ExecContext", SQLStmt, ""),
+		{Name: "(database/sql.Result).RowsAffected", Role: RowsAffected},
+		{Name: "(database/sql.Row).Scan", Role: Scan},
+		{Name: "(database/sql.Rows).Scan", Role: Scan},
+		{Name: "(database/sql.Tx).Stmt", Role: Prepare}, // Tx.Stmt(stmt): the query of stmt
+	},
+
+	// --- pgx v5 and v4 --------------------------------------------------------------
+	func() []Rule {
+		var out []Rule
+		for _, t := range []string{"{pgx}.Conn", "{pgx}.Tx", "{pgxpool}.Pool", "{pgxpool}.Conn", "{pgxpool}.Tx"} {
+			out = append(out,
+				sql("("+t+").Exec", SQLExec, "sql"),
+				sql("("+t+").Query", SQLQuery, "sql"),
+				sql("("+t+").QueryRow", SQLQuery, "sql"),
+				Rule{Name: "(" + t + ").CopyFrom", Role: Effect, Kind: SQL})
+		}
+		return append(out,
+			sql("({pgx}.Batch).Queue", SQLExec, "query"),
+			Rule{Name: "({pgx}.Row).Scan", Role: Scan},
+			Rule{Name: "({pgx}.Rows).Scan", Role: Scan},
+			Rule{Name: "(github.com/jackc/pgx/v5/pgconn.CommandTag).RowsAffected", Role: RowsAffected})
+	}(),
+
+	// --- sqlx (its promoted database/sql methods match database/sql) ----------------
+	func() []Rule {
+		var out []Rule
+		for _, recv := range []string{"DB", "Tx"} {
+			t := "(github.com/jmoiron/sqlx." + recv + ")."
+			out = append(out,
+				sql(t+"NamedExec", SQLExec, "query"),
+				sql(t+"NamedExecContext", SQLExec, "query"),
+				sql(t+"MustExec", SQLExec, "query"),
+				sql(t+"MustExecContext", SQLExec, "query"),
+				sql(t+"NamedQuery", SQLQuery, "query"),
+				sql(t+"QueryRowx", SQLQuery, "query"),
+				sql(t+"QueryRowxContext", SQLQuery, "query"))
+		}
+		return append(out,
+			sql("github.com/jmoiron/sqlx.NamedExec", SQLExec, "query"),
+			sql("github.com/jmoiron/sqlx.NamedExecContext", SQLExec, "query"))
+	}(),
+
+	// --- gorm -----------------------------------------------------------------------
+	[]Rule{
+		sql("(gorm.io/gorm.DB).Create", GormCreate, "value"),
+		sql("(gorm.io/gorm.DB).CreateInBatches", GormCreate, "value"),
+		sql("(gorm.io/gorm.DB).Update", GormUpdate, "value"),
+		sql("(gorm.io/gorm.DB).UpdateColumn", GormUpdate, "value"),
+		sql("(gorm.io/gorm.DB).Updates", GormUpdate, "values"),
+		sql("(gorm.io/gorm.DB).UpdateColumns", GormUpdate, "values"),
+		sql("(gorm.io/gorm.DB).Exec", SQLExec, "sql"),
+		sql("(gorm.io/gorm.DB).Raw", SQLQuery, "sql"),
+	},
+
+	// --- MongoDB --------------------------------------------------------------------
+	effects(Mongo, "{mongo}.Collection", "InsertOne", "InsertMany", "BulkWrite"),
+	func() []Rule {
+		var out []Rule
+		for _, n := range []string{"UpdateOne", "UpdateMany", "UpdateByID", "FindOneAndUpdate"} {
+			out = append(out, Rule{Name: "({mongo}.Collection)." + n, Role: Effect, Kind: Mongo, Mode: MongoUpdate, Arg: "update"})
+		}
+		return append(out, Rule{Name: "{mongo}.IsDuplicateKeyError", Role: UniqueTest, Arg: "err"})
+	}(),
+)
+
+var httpRules = []Rule{
+	{Name: "(net/http.Client).Do", Role: Effect, Kind: HTTP, Mode: HTTPDo, Arg: "req"},
+	{Name: "(net/http.Client).Post", Role: Effect, Kind: HTTP, Mode: HTTPPost},
+	{Name: "(net/http.Client).PostForm", Role: Effect, Kind: HTTP, Mode: HTTPPost},
+	{Name: "net/http.Post", Role: Effect, Kind: HTTP, Mode: HTTPPost},
+	{Name: "net/http.PostForm", Role: Effect, Kind: HTTP, Mode: HTTPPost},
+	{Name: "net/http.NewRequest", Role: NewRequest, Arg: "method"},
+	{Name: "net/http.NewRequestWithContext", Role: NewRequest, Arg: "method"},
+	{Name: "(net/http.Header).Set", Role: HeaderSet, Arg: "key", Key: "value"},
+	{Name: "(net/http.Header).Add", Role: HeaderSet, Arg: "key", Key: "value"},
+	{Name: "net/smtp.SendMail", Role: Effect, Kind: SMTP},
+	{Name: "(net/smtp.Client).Data", Role: Effect, Kind: SMTP},
+}
+
+// The idem runtime: Do(ctx, consumer, key, fp, apply) and Run(…) run apply
+// only for a fresh key; Claim returns a lease whose Outcome decides. The
+// broker adapters take a guard.Handler (a generated handler, or a
+// guard.HandlerFunc whose body calls the guard) and ack by its answer: the
+// handler they are given is guarded, as a Do callback is. The key is inside
+// the handler, so those rules have none. watermillguard.Middleware takes no
+// handler (it maps the errors of handlers wrapped elsewhere) and is not a
+// rule. Positions, not names: the adapters are this project's own code.
+var idemRules = concat(
+	func() []Rule {
+		var out []Rule
+		for _, t := range []string{"github.com/idemkit/idem/guard.SQLStore", "github.com/idemkit/idem/guard.SQLEngine", "github.com/idemkit/idem/guard.Store",
+			"github.com/idemkit/idem/guard/pgxguard.Store", "github.com/idemkit/idem/guard/redisguard.Store"} {
+			if t != "github.com/idemkit/idem/guard.Store" { // the Store interface has no Do: its transaction type differs per store
+				out = append(out, Rule{Name: "(" + t + ").Do", Role: GuardInside, Arg: "#4", Key: "#2"})
+			}
+			out = append(out,
+				Rule{Name: "(" + t + ").Run", Role: GuardInside, Arg: "#4", Key: "#2"},
+				Rule{Name: "(" + t + ").Claim", Role: Claim, Key: "#2"})
+		}
+		return out
+	}(),
+	[]Rule{
+		{Name: "github.com/idemkit/idem/guard.RunLease", Role: GuardInside, Arg: "#2"},
+		// A guard.Handler (a generated handler behind the interface) called
+		// directly: guarded work whose error must not be acked away.
+		{Name: "(github.com/idemkit/idem/guard.Handler).Handle", Role: GuardInside},
+		{Name: "(github.com/idemkit/idem/guard.HandlerFunc).Handle", Role: GuardInside},
+		{Name: "(github.com/idemkit/idem/guard.Lease).Outcome", Role: Outcome},
+		{Name: "github.com/idemkit/idem/guard.Permanent", Role: Benign},
+		{Name: "github.com/idemkit/idem/guard.IsRejected", Role: Benign},
+		{Name: "github.com/idemkit/idem/guard.NewOwnerToken", Role: FreshValue},
+		{Name: "github.com/idemkit/idem/guard/jetstreamguard.Handle", Role: GuardInside, Arg: "#2"},
+		{Name: "github.com/idemkit/idem/guard/jetstreamguard.Consume", Role: GuardInside, Arg: "#2"},
+		{Name: "github.com/idemkit/idem/guard/jetstreamguard.Handler", Role: GuardInside, Arg: "#0"},
+		{Name: "github.com/idemkit/idem/guard/amqpguard.Handle", Role: GuardInside, Arg: "#2"},
+		{Name: "github.com/idemkit/idem/guard/amqpguard.Consume", Role: GuardInside, Arg: "#3"},
+		{Name: "github.com/idemkit/idem/guard/kafkaguard.Consume", Role: GuardInside, Arg: "#2"},
+		{Name: "github.com/idemkit/idem/guard/watermillguard.Handler", Role: GuardInside, Arg: "#0"},
+	},
+)
+
+// The standard library and common helpers: waiting, decoding, classifying
+// errors, generating fresh values, functions that never return.
+var stdRules = concat(
+	[]Rule{
+		{Name: "(sync.WaitGroup).Wait", Role: Wait},
+		{Name: "(golang.org/x/sync/errgroup.Group).Wait", Role: Wait},
+		{Name: "errors.Is", Role: Benign},
+		{Name: "errors.As", Role: Benign},
+	},
+	// Decoding and validation: a failure is a poison message, acked on purpose.
+	func() []Rule {
+		var out []Rule
+		for _, p := range []string{"encoding/json", "encoding/xml", "encoding/gob", "encoding/base64", "encoding/hex",
+			"strconv", "time", "net/url", "google.golang.org/protobuf/proto", "github.com/golang/protobuf/proto",
+			"github.com/vmihailenco/msgpack/v5", "github.com/go-playground/validator/v10", "errors", "fmt", "io"} {
+			out = append(out, Rule{Name: p, Role: Decode})
+		}
+		return out
+	}(),
+	// Values new on every call: a key built only from them and constants
+	// cannot tell a redelivery from a new message.
+	func() []Rule {
+		var out []Rule
+		for _, n := range []string{"time.Now", "math/rand.Int", "math/rand.Int63", "math/rand.Uint64",
+			"math/rand/v2.Int", "math/rand/v2.Uint64", "math/rand/v2.N",
+			"github.com/google/uuid.New", "github.com/google/uuid.NewString", "github.com/google/uuid.NewRandom", "github.com/google/uuid.NewV7",
+			"github.com/gofrs/uuid.NewV4", "github.com/gofrs/uuid/v5.NewV4",
+			"github.com/segmentio/ksuid.New", "github.com/rs/xid.New", "github.com/oklog/ulid/v2.Make", "crypto/rand.Text"} {
+			out = append(out, Rule{Name: n, Role: FreshValue})
+		}
+		for _, n := range []string{"crypto/rand.Read", "math/rand.Read", "(math/rand.Rand).Read", "(math/rand/v2.ChaCha8).Read"} {
+			out = append(out, Rule{Name: n, Role: RandRead})
+		}
+		for _, n := range []string{"UnixNano", "UnixMicro", "UnixMilli", "Unix", "String"} {
+			out = append(out, Rule{Name: "(time.Time)." + n, Role: ClockMethod})
+		}
+		return out
+	}(),
+	func() []Rule {
+		var out []Rule
+		for _, n := range []string{"os.Exit", "runtime.Goexit", "log.Fatal", "log.Fatalf", "log.Fatalln",
+			"log.Panic", "log.Panicf", "log.Panicln",
+			"(log.Logger).Fatal", "(log.Logger).Fatalf", "(log.Logger).Fatalln",
+			"(log.Logger).Panic", "(log.Logger).Panicf", "(log.Logger).Panicln",
+			"(testing.common).FailNow", "(testing.common).Fatal", "(testing.common).Fatalf",
+			"(testing.common).SkipNow", "(testing.common).Skip", "(testing.common).Skipf"} {
+			out = append(out, Rule{Name: n, Role: NoReturn})
+		}
+		return out
+	}(),
+)
+
+// Telemetry: logging, metrics, tracing and error reporting. Never a
+// business effect, never a step whose failure loses a message; a function
+// of the program whose calls reach only telemetry is telemetry too.
+var telemetry = func() []Rule {
+	var out []Rule
+	for _, p := range []string{
+		"log", "log/slog", "log/syslog", "expvar", "runtime/trace", "runtime/pprof",
+		"go.uber.org/zap/...", "github.com/rs/zerolog/...", "github.com/sirupsen/logrus/...",
+		"github.com/go-logr/logr/...", "github.com/go-kit/log/...", "github.com/go-kit/kit/log/...",
+		"github.com/go-kit/kit/metrics/...", "k8s.io/klog/...", "github.com/golang/glog",
+		"github.com/hashicorp/go-hclog", "github.com/inconshreveable/log15/...", "github.com/apex/log/...",
+		"github.com/charmbracelet/log", "github.com/labstack/gommon/log", "github.com/phuslu/log",
+		"github.com/prometheus/client_golang/...", "github.com/prometheus/client_model/...",
+		"go.opentelemetry.io/otel/...", "go.opentelemetry.io/contrib/...", "github.com/opentracing/opentracing-go/...",
+		"github.com/uber/jaeger-client-go/...", "github.com/openzipkin/zipkin-go/...",
+		"github.com/getsentry/sentry-go/...", "github.com/getsentry/raven-go", "github.com/rollbar/rollbar-go",
+		"github.com/bugsnag/bugsnag-go/...", "github.com/airbrake/gobrake/...", "github.com/honeybadger-io/honeybadger-go",
+		"github.com/DataDog/datadog-go/...", "gopkg.in/DataDog/dd-trace-go.v1/...", "github.com/DataDog/dd-trace-go/...",
+		"github.com/newrelic/go-agent/...", "go.elastic.co/apm/...", "github.com/honeycombio/beeline-go/...",
+		"github.com/armon/go-metrics/...", "github.com/hashicorp/go-metrics/...", "github.com/rcrowley/go-metrics",
+		"github.com/uber-go/tally/...", "github.com/cactus/go-statsd-client/...", "github.com/alexcesaro/statsd",
+		"github.com/smira/go-statsd", "github.com/VictoriaMetrics/metrics", "go.opencensus.io/...",
+	} {
+		out = append(out, Rule{Name: p, Role: Telemetry})
+	}
+	return out
+}()

@@ -1,0 +1,366 @@
+// Package knowledge is what idemlint knows about client libraries — brokers,
+// SQL drivers and ORMs, Redis, HTTP, mail, the idem runtime, telemetry — kept
+// as data, apart from the engine that walks a program.
+//
+// Every entry names a function, method or type by its qualified name, the
+// way go/types prints it:
+//
+//	net/http.Post                                      a function
+//	(*database/sql.DB).ExecContext                     a method (pointer or not does not matter)
+//	(github.com/IBM/sarama.ConsumerGroupSession).MarkMessage   an interface method
+//	(github.com/redis/go-redis/v9.*).IncrBy            a method of any type of the package
+//	go.uber.org/zap/...                                every function of a package and its subpackages
+//
+// and says what a call means to a message handler (its Role), with the
+// arguments it is about named by parameter name ("query", "autoAck",
+// "apply") or by position ("#1", receiver excluded). Adding a client is
+// adding entries here and a stub of its API under the analyzer's testdata;
+// a team adds its own functions with a rules file (package rules).
+package knowledge
+
+import (
+	"fmt"
+	"go/types"
+	"strconv"
+	"strings"
+)
+
+// Role is what a call means to a handler.
+type Role uint8
+
+// The roles.
+const (
+	Effect         Role = iota + 1 // a write or a call out; Mode says how it is classified
+	Publish                        // publishes to a broker: an effect only with -publish
+	Ack                            // acknowledges the message (or commits its offset)
+	Nack                           // negative acknowledgement: redelivery
+	Fetch                          // returns a message (or messages): a message source
+	AutoAckConsume                 // starts a consumer; Arg is its autoAck bool
+	AutoAckRead                    // reads and commits at once when the consumer auto-commits (AutoCommit)
+	Subscribe                      // registers Arg as a callback acked on return unless ManualOption is given
+	GuardInside                    // runs its callback Arg only after claiming Key (guard Do/Run, adapters)
+	Claim                          // guard Claim: returns a lease whose Outcome decides
+	Outcome                        // (*guard.Lease).Outcome
+	SetNX                          // SET NX: bool result, true = fresh
+	SetArgs                        // SET with SetArgs: NX when Arg holds "NX"
+	RedisDel                       // deletes keys: a SET NX key deleted on the success path is a lock
+	RedisLookup                    // a read of a key: check-then-act when it decides a branch
+	RedisTx                        // TxPipelined/Watch: Arg is a callback that queues a MULTI
+	Wait                           // waits for goroutines
+	UniqueTest                     // tests an error for a unique violation
+	Prepare                        // prepares a statement: Arg is the query
+	NewRequest                     // builds an HTTP request: Arg is the method
+	RowsAffected                   // rows affected by an Exec
+	Scan                           // Scan of a QueryRow
+	RedisMark                      // a Redis write that records a key (SET, SADD, HSET …)
+	Register                       // registers Arg as a message handler (a mux, a task server)
+	Dedup                          // a function whose result is a dedup decision (rules file, -dedup)
+	Telemetry                      // logging, metrics, tracing, error reporting: never a business effect
+	Ignore                         // nothing to a handler: not an effect, not a failing step (rules file)
+	Decode                         // decodes or validates: its failure is a poison message, not a lost effect
+	Benign                         // classifies an error on purpose (errors.Is, guard.Permanent)
+	HeaderSet                      // sets a request header: Arg is the name, Key the value
+	NoReturn                       // never returns (os.Exit, log.Fatal)
+	FreshValue                     // returns a value new on every call (uuid.New, time.Now)
+	RandRead                       // fills its argument with random bytes
+	ClockMethod                    // a method of the clock's value that keeps its resolution (UnixNano)
+)
+
+var roleNames = map[Role]string{
+	Effect: "effect", Publish: "publish", Ack: "ack", Nack: "nack", Fetch: "fetch",
+	AutoAckConsume: "auto-ack consume", AutoAckRead: "auto-commit read", Subscribe: "subscribe",
+	GuardInside: "guard", Claim: "claim", Outcome: "outcome", SetNX: "set nx", SetArgs: "set args",
+	RedisDel: "redis del", RedisLookup: "redis lookup", RedisTx: "redis tx", Wait: "wait",
+	UniqueTest: "unique test", Prepare: "prepare", NewRequest: "new request", RowsAffected: "rows affected",
+	Scan: "scan", RedisMark: "redis mark", Register: "register", Dedup: "dedup", Telemetry: "telemetry",
+	Ignore: "ignore", Decode: "decode", Benign: "benign", HeaderSet: "header set", NoReturn: "no return",
+	FreshValue: "fresh value", RandRead: "rand read", ClockMethod: "clock method",
+}
+
+// String names the role.
+func (r Role) String() string {
+	if n, ok := roleNames[r]; ok {
+		return n
+	}
+	return "role(" + strconv.Itoa(int(r)) + ")"
+}
+
+// Mode says how an Effect is classified.
+type Mode uint8
+
+// The modes.
+const (
+	Always      Mode = iota // always a non-idempotent effect
+	SQLExec                 // SQL text in Arg: classified
+	SQLQuery                // SQL text in Arg: an effect only when the text writes
+	SQLStmt                 // a prepared statement: text from its Prepare call
+	GormCreate              // an ORM create: an insert unless its clauses say otherwise (ORM)
+	GormUpdate              // an ORM update: accumulating when an expression refers to its column
+	MongoUpdate             // update document in Arg: accumulating operators ($inc, $push …)
+	HTTPDo                  // request in Arg: POST/PATCH without an Idempotency-Key header
+	HTTPPost                // a POST with no way to set a header
+)
+
+// Kind is the class of an effect, used in messages and to decide whether an
+// effect can share a transaction with a dedup record.
+type Kind uint8
+
+// The kinds.
+const (
+	SQL Kind = iota + 1
+	Redis
+	Mongo
+	HTTP
+	SMTP
+	PublishKind
+	Custom
+)
+
+// String describes the kind for messages.
+func (k Kind) String() string {
+	switch k {
+	case SQL:
+		return "SQL write"
+	case Redis:
+		return "Redis write"
+	case Mongo:
+		return "MongoDB write"
+	case HTTP:
+		return "HTTP call"
+	case SMTP:
+		return "email"
+	case PublishKind:
+		return "publish"
+	}
+	return "effect"
+}
+
+// Transactional reports whether effects of this kind can share a
+// transaction with a dedup record of the same kind.
+func (k Kind) Transactional() bool { return k == SQL || k == Redis }
+
+// Rule is one entry: a function, method or package and its role.
+type Rule struct {
+	Name   string // qualified name (see the package doc)
+	Role   Role
+	Mode   Mode   // Effect: how it is classified
+	Kind   Kind   // Effect: what it writes
+	Arg    string // the parameter the role is about: a name, "#N" (position, receiver excluded), "recv", or ""
+	Key    string // the parameter holding the dedup key, as Arg
+	Client string // the client library, for messages
+	// Fresh is the Role of a Dedup rule's result: "fresh" (a true bool or a
+	// nil error means the key is new, the default) or "duplicate".
+	Fresh string
+	// ManualOption, for Subscribe: the option whose presence among the
+	// call's options means the handler acks by itself (nats.ManualAck).
+	ManualOption string
+	// AutoCommit, for AutoAckRead: how to tell from the consumer's
+	// constructor whether reads commit by themselves.
+	AutoCommit *AutoCommit
+	// Pos is where a rule from a rules file was written ("file:line:col").
+	Pos string
+
+	pkg, recv, name string // parsed Name; recv "*" any type; name "..." every function
+	sub             bool   // Name ended in /...: subpackages too
+}
+
+// AutoCommit describes how a consumer's constructor decides whether reads
+// commit by themselves.
+type AutoCommit struct {
+	Ctor string // the constructor's name (NewReader, NewClient, NewConsumer)
+	// GroupField: a field of the constructor's config struct; reads commit
+	// when it is set to anything but "" (kafka-go's GroupID). A reader that
+	// cannot be traced to its constructor counts as committing.
+	GroupField string
+	// ManualOptions: options (functions called among the constructor's
+	// arguments) that turn automatic commits off; GroupOptions: options
+	// that make a consumer group, without which nothing is committed.
+	ManualOptions, GroupOptions []string
+	// ManualKeys: config map keys that turn automatic commits off
+	// (confluent's enable.auto.commit). Set, the constructor is traced.
+	ManualKeys []string
+}
+
+// Message is a broker message type.
+type Message struct {
+	Type   string // qualified type name: github.com/rabbitmq/amqp091-go.Delivery
+	Client string
+	// ReturnAck: handlers of this message are acked by returning nil (asynq,
+	// watermill router handlers, RocketMQ push consumers).
+	ReturnAck bool
+}
+
+// TypeRole is what a named type is to the engine.
+type TypeRole uint8
+
+// The type roles.
+const (
+	TxType     TypeRole = iota + 1 // an SQL transaction
+	PoolType                       // a pool or client: every statement is its own transaction
+	ORMDB                          // an ORM handle: a transaction only when made by Begin or handed to a Transaction callback
+	HeaderType                     // an HTTP header map
+	StmtType                       // a prepared SQL statement
+)
+
+// Type is a named type and its role.
+type Type struct {
+	Name string // qualified: database/sql.Tx
+	Role TypeRole
+}
+
+// Sentinel classes: what comparing an error with a sentinel tells.
+const (
+	NoRows = "norows" // the row or key does not exist
+	DupKey = "dupkey" // a unique violation
+)
+
+// ORM describes the query builder of an ORM (gorm), whose creates and
+// updates are classified by the calls that built them.
+type ORM struct {
+	Pkg       string // the builder's package
+	ClausePkg string // the package of its clause types
+	Clauses   string // the method that adds clauses
+	Where     string // the method that adds a condition
+	Expr      string // the function that makes an SQL expression
+	Begin     string // the method that starts a transaction
+	// Conflict clause: its type, the field that makes a create a dedup
+	// insert, and the fields that make it an overwriting upsert.
+	Conflict, DoNothing string
+	Upsert              []string
+	// Insert clause: its type and the field holding a modifier (IGNORE).
+	Insert, Modifier string
+}
+
+// MongoOps lists the update operators of a document store.
+type MongoOps struct {
+	Accumulating []string // $inc, $push …: a repeat changes the value again
+	Setting      []string // $set, $unset …: a repeat leaves the same value
+}
+
+// Base is the whole of the data: what Default is built from.
+type Base struct {
+	Rules     []Rule
+	Messages  []Message
+	Types     []Type
+	Sentinels map[string]string // qualified variable -> NoRows or DupKey
+	// PerDelivery: fields of a delivery that change on every redelivery of
+	// one message ("github.com/rabbitmq/amqp091-go.Delivery.DeliveryTag").
+	PerDelivery []string
+	// UniqueCodes: error codes of unique violations, as strings (23505) or
+	// integers (1062).
+	UniqueCodes []string
+	ORMs        []ORM
+	Mongo       MongoOps
+	// PublishTables: words that make a table an outbox or a queue; an
+	// insert into one publishes a message (an effect only with -publish).
+	PublishTables []string
+}
+
+// parseName splits a qualified name into package path, receiver type and
+// function name.
+func parseName(s string) (pkg, recv, name string, sub bool, err error) {
+	if rest, ok := strings.CutPrefix(s, "("); ok {
+		i := strings.Index(rest, ")")
+		if i < 0 || !strings.HasPrefix(rest[i:], ").") {
+			return "", "", "", false, fmt.Errorf("%q: want (pkg.Type).Method", s)
+		}
+		qual, meth := strings.TrimPrefix(rest[:i], "*"), rest[i+2:]
+		dot := strings.LastIndex(qual, ".")
+		if dot <= 0 || dot == len(qual)-1 || meth == "" || !ident(meth) {
+			return "", "", "", false, fmt.Errorf("%q: want (pkg.Type).Method", s)
+		}
+		recv = qual[dot+1:]
+		if recv != "*" && !ident(recv) {
+			return "", "", "", false, fmt.Errorf("%q: %q is not a type name", s, recv)
+		}
+		return qual[:dot], recv, meth, false, nil
+	}
+	if p, ok := strings.CutSuffix(s, "/..."); ok {
+		if p == "" {
+			return "", "", "", false, fmt.Errorf("%q: want a package path before /...", s)
+		}
+		return p, "", "...", true, nil
+	}
+	dot := strings.LastIndex(s, ".")
+	slash := strings.LastIndex(s, "/")
+	if dot <= slash || dot == len(s)-1 {
+		// a bare package path: every function of the package
+		if s == "" || strings.ContainsAny(s, " ()") {
+			return "", "", "", false, fmt.Errorf("%q: want pkg.Func, (pkg.Type).Method or a package path", s)
+		}
+		return s, "", "...", false, nil
+	}
+	if !ident(s[dot+1:]) {
+		return "", "", "", false, fmt.Errorf("%q: %q is not a function name", s, s[dot+1:])
+	}
+	return s[:dot], "", s[dot+1:], false, nil
+}
+
+// CheckName reports what is wrong with a qualified name, nil if nothing: a
+// function, a method, or (when packages is true) a whole package.
+func CheckName(name string, packages bool) error {
+	_, _, fn, _, err := parseName(name)
+	if err != nil {
+		return err
+	}
+	if fn == "..." && !packages {
+		return fmt.Errorf("%q: want pkg.Func or (pkg.Type).Method, not a package", name)
+	}
+	return nil
+}
+
+func ident(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9' || r > 127 {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// Package returns the import path the rule is about.
+func (r *Rule) Package() string { return r.pkg }
+
+// Recv returns the receiver type name of a method rule ("*" for any type of
+// the package), "" for a function or a package.
+func (r *Rule) Recv() string { return r.recv }
+
+// Func returns the function or method name, "..." for a package rule.
+func (r *Rule) Func() string { return r.name }
+
+// WholePackage reports whether the rule covers every function of its
+// package (and, for a name ending in /..., of its subpackages).
+func (r *Rule) WholePackage() bool { return r.name == "..." }
+
+// Param returns the index (receiver excluded) of the parameter spec names
+// in fn's signature: a parameter name, "#N", or "recv" (-1, the receiver);
+// -2 when spec is empty or names no parameter.
+func Param(fn *types.Func, spec string) int {
+	switch spec {
+	case "":
+		return -2
+	case "recv":
+		return -1
+	}
+	if n, ok := strings.CutPrefix(spec, "#"); ok {
+		i, err := strconv.Atoi(n)
+		if err != nil || i < 0 {
+			return -2
+		}
+		return i
+	}
+	sig, ok := fn.Origin().Type().(*types.Signature)
+	if !ok {
+		return -2
+	}
+	for i := 0; i < sig.Params().Len(); i++ {
+		if sig.Params().At(i).Name() == spec {
+			return i
+		}
+	}
+	return -2
+}

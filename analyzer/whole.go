@@ -1,0 +1,674 @@
+package analyzer
+
+import (
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"time"
+
+	"golang.org/x/tools/go/callgraph"
+	"golang.org/x/tools/go/callgraph/vta"
+	"golang.org/x/tools/go/packages"
+	"golang.org/x/tools/go/ssa"
+	"golang.org/x/tools/go/ssa/ssautil"
+
+	"github.com/idemkit/idem/analyzer/knowledge"
+)
+
+// CheckProgram runs idemlint over a whole program: pkgs are the program's
+// own packages, loaded by go/packages with syntax and type information;
+// their dependencies may come from export data (types only, described by
+// the catalog). Unlike the modular analyzer, which sees one package at a
+// time and other packages through facts, it builds SSA for all of pkgs and
+// resolves calls through interfaces and func values with a call graph
+// (VTA, seeded by CHA): an interface call whose implementations write is
+// an effect wherever the implementation lives, and a function a message is
+// dispatched to through a func value or an interface (a handler registered
+// with the service's own helper) is a handler. It returns the findings
+// sorted by position; packages with type errors are skipped.
+func CheckProgram(pkgs []*packages.Package, c Config) ([]Finding, error) {
+	if len(pkgs) == 0 {
+		return nil, nil
+	}
+	dir := pkgs[0].Dir
+	if dir == "" && len(pkgs[0].GoFiles) > 0 {
+		dir = filepath.Dir(pkgs[0].GoFiles[0])
+	}
+	cfg, err := newSettings(c).config(dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := verifyRules(cfg, pkgs); err != nil {
+		return nil, err
+	}
+	fset := pkgs[0].Fset
+	cat := cfg.cat
+	phase := tracer()
+	prog, spkgs := ssautil.Packages(pkgs, ssaMode)
+	prog.SetNoReturn(cat.NoReturn)
+	prog.Build()
+	phase("ssa")
+
+	dirs := newDirectives()
+	a := newAnalysis(fset, cat, cfg, dirs)
+	a.prog = prog
+	a.pkgs = map[*ssa.Package]bool{}
+	for i, p := range pkgs {
+		sp := spkgs[i]
+		if sp == nil || p.IllTyped || cat.Described(p.PkgPath) {
+			continue // type errors: reported by the driver; catalogued: described, not analysed
+		}
+		a.pkgs[sp] = true
+		dirs.scan(fset, p.Syntax, p.TypesInfo)
+		a.funcs = append(a.funcs, packageFuncs(prog, sp, p.Syntax, p.TypesInfo)...)
+	}
+	a.callees = dynamicCallees(prog, a.funcs)
+	phase("call graph")
+	var out []Finding
+	a.emit = func(f Finding) { out = append(out, f) }
+	a.findHandlers()
+	a.analyseAll()
+	a.checkAll()
+	phase("analysis")
+	sort.SliceStable(out, func(i, j int) bool {
+		pi, pj := fset.Position(out[i].Pos), fset.Position(out[j].Pos)
+		if pi.Filename != pj.Filename {
+			return pi.Filename < pj.Filename
+		}
+		if pi.Offset != pj.Offset {
+			return pi.Offset < pj.Offset
+		}
+		return out[i].Code < out[j].Code
+	})
+	return out, nil
+}
+
+// verifyRules checks that every function a team named (flags, rules file)
+// exists in the program, with the parameters the rules name: a name that
+// resolves to nothing is a typo, and would silently check nothing.
+func verifyRules(cfg *config, pkgs []*packages.Package) error {
+	user := cfg.userRules()
+	if len(user) == 0 {
+		return nil
+	}
+	byPath := map[string]*types.Package{}
+	var visit func(p *types.Package)
+	visit = func(p *types.Package) {
+		path := knowledge.NormPath(p.Path())
+		if byPath[path] != nil {
+			return
+		}
+		byPath[path] = p
+		for _, imp := range p.Imports() {
+			visit(imp)
+		}
+	}
+	for _, p := range pkgs {
+		if p.Types != nil {
+			visit(p.Types)
+		}
+	}
+	var errs []error
+	for _, r := range user {
+		pkg := byPath[r.Package()]
+		if pkg == nil && r.WholePackage() && r.Role == knowledge.Telemetry {
+			continue // a subpackage tree (example.com/obs/...) may be partly used
+		}
+		if pkg == nil {
+			errs = append(errs, fmt.Errorf("%s: %s: package %s is not part of the program", r.Pos, r.Name, r.Package()))
+			continue
+		}
+		if r.WholePackage() {
+			continue
+		}
+		fn := r.Resolve(pkg)
+		if fn == nil {
+			errs = append(errs, fmt.Errorf("%s: %s: no such function or method in %s", r.Pos, r.Name, r.Package()))
+			continue
+		}
+		for _, spec := range []string{r.Arg, r.Key} {
+			if spec != "" && knowledge.Param(fn, spec) < 0 {
+				errs = append(errs, fmt.Errorf("%s: %s has no parameter %q", r.Pos, fn.FullName(), spec))
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// tracer returns a function that, when IDEMLINT_TRACE is set, prints each
+// phase's time and the heap in use to stderr.
+func tracer() func(string) {
+	if os.Getenv("IDEMLINT_TRACE") == "" {
+		return func(string) {}
+	}
+	start := time.Now()
+	return func(phase string) {
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		fmt.Fprintf(os.Stderr, "idemlint: %-10s %6.1fs heap %5d MB, sys %5d MB\n", phase, time.Since(start).Seconds(), m.HeapInuse>>20, m.Sys>>20)
+	}
+}
+
+// packageFuncs returns the functions of an SSA package built from files:
+// its declared functions and methods, their closures, and init (where
+// package-level closures live).
+func packageFuncs(prog *ssa.Program, pkg *ssa.Package, files []*ast.File, info *types.Info) []*ssa.Function {
+	var out []*ssa.Function
+	var add func(f *ssa.Function)
+	add = func(f *ssa.Function) {
+		out = append(out, f)
+		for _, anon := range f.AnonFuncs {
+			add(anon)
+		}
+	}
+	for _, file := range files {
+		for _, decl := range file.Decls {
+			if decl, ok := decl.(*ast.FuncDecl); ok {
+				obj, ok := info.Defs[decl.Name].(*types.Func)
+				if !ok {
+					continue
+				}
+				if f := prog.FuncValue(obj); f != nil {
+					add(f)
+				}
+			}
+		}
+	}
+	if init := pkg.Func("init"); init != nil {
+		add(init)
+	}
+	return out
+}
+
+// dynamicCallees returns, for every call through an interface or a func
+// value in funcs (the program's own functions), the functions of funcs it
+// reaches, in a stable order. Only the program's own code matters here
+// (dependencies are described by the catalog), so the graph is built over
+// funcs alone: VTA refines an initial graph that links each interface call
+// to the program's implementations of the method (CHA restricted to the
+// program) and each func-value call to the program's address-taken
+// functions of that signature. An interface call VTA finds no value for (the
+// implementation is made by reflection, a DI container, or nowhere in the
+// program) reaches every implementation of the method in the program.
+func dynamicCallees(prog *ssa.Program, funcs []*ssa.Function) map[ssa.CallInstruction][]*ssa.Function {
+	own := make(map[*ssa.Function]bool, len(funcs))
+	for _, f := range funcs {
+		own[f] = true
+	}
+	// The functions VTA propagates through: the program's, and the
+	// wrappers of its methods (a method value s.onAward is a closure of a
+	// $bound wrapper, whose body calls the method).
+	flow := make(map[*ssa.Function]bool, len(funcs))
+	for f := range own {
+		flow[f] = true
+	}
+	impls := newImplIndex(prog, funcs)
+	// Address-taken functions of the program (or wrappers of its methods),
+	// by signature.
+	bySig := map[string][]*ssa.Function{}
+	taken := map[*ssa.Function]bool{}
+	note := func(f *ssa.Function) {
+		if f == nil || taken[f] || !own[unwrap(prog, f)] {
+			return
+		}
+		taken[f] = true
+		flow[f] = true
+		k := sigKey(f.Signature)
+		bySig[k] = append(bySig[k], f)
+	}
+	for _, fn := range funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if mc, ok := instr.(*ssa.MakeClosure); ok {
+					if f, ok := mc.Fn.(*ssa.Function); ok {
+						note(f)
+					}
+				}
+				for _, op := range instr.Operands(nil) {
+					if op == nil || *op == nil {
+						continue
+					}
+					if f, ok := (*op).(*ssa.Function); ok {
+						if ci, ok := instr.(ssa.CallInstruction); ok && ci.Common().Value == f {
+							continue // called, not taken
+						}
+						note(f)
+					}
+				}
+			}
+		}
+	}
+	initial := callgraph.New(nil)
+	sites := map[ssa.CallInstruction][]*ssa.Function{} // the initial graph's dynamic edges
+	// Wrappers have bodies too: their calls to the methods they wrap are
+	// edges of the graph.
+	var callers []*ssa.Function
+	callers = append(callers, funcs...)
+	for f := range taken {
+		if !own[f] {
+			callers = append(callers, f)
+		}
+	}
+	sort.Slice(callers[len(funcs):], func(i, j int) bool { return callers[len(funcs)+i].String() < callers[len(funcs)+j].String() })
+	for _, fn := range callers {
+		caller := initial.CreateNode(fn)
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				ci, ok := instr.(ssa.CallInstruction)
+				if !ok {
+					continue
+				}
+				cc := ci.Common()
+				var targets []*ssa.Function
+				switch {
+				case cc.StaticCallee() != nil:
+					if f := cc.StaticCallee(); own[f] || own[unwrap(prog, f)] {
+						targets = []*ssa.Function{f}
+						flow[f] = true
+					}
+				case cc.IsInvoke():
+					targets = impls.of(cc.Method)
+					sites[ci] = targets
+				default:
+					targets = bySig[sigKey(cc.Signature())]
+					sites[ci] = targets
+				}
+				for _, f := range targets {
+					callgraph.AddEdge(caller, ci, initial.CreateNode(f))
+				}
+			}
+		}
+	}
+	refined := vta.CallGraph(flow, initial)
+	out := map[ssa.CallInstruction][]*ssa.Function{}
+	for _, fn := range funcs {
+		n := refined.Nodes[fn]
+		if n == nil {
+			continue
+		}
+		for _, e := range n.Out {
+			if e.Site == nil || e.Site.Common().StaticCallee() != nil {
+				continue
+			}
+			f := unwrap(prog, e.Callee.Func)
+			if f == nil || f.Blocks == nil || !own[f] {
+				continue
+			}
+			if !containsFunc(out[e.Site], f) {
+				out[e.Site] = append(out[e.Site], f)
+			}
+		}
+	}
+	for site, fs := range sites {
+		if len(out[site]) == 0 && site.Common().IsInvoke() && len(fs) > 0 {
+			out[site] = append([]*ssa.Function(nil), fs...)
+		}
+	}
+	for _, fs := range out {
+		sort.Slice(fs, func(i, j int) bool {
+			return fs[i].Pos() < fs[j].Pos() || fs[i].Pos() == fs[j].Pos() && fs[i].String() < fs[j].String()
+		})
+	}
+	return out
+}
+
+// sigKey identifies a signature for matching func values with functions:
+// its parameter and result types, not its receiver.
+func sigKey(sig *types.Signature) string {
+	return types.TypeString(types.NewSignatureType(nil, nil, nil, sig.Params(), sig.Results(), sig.Variadic()), nil)
+}
+
+// implIndex finds the program's implementations of interface methods.
+type implIndex struct {
+	prog  *ssa.Program
+	types []*types.Named // the program's own concrete named types
+	cache map[*types.Func][]*ssa.Function
+}
+
+func newImplIndex(prog *ssa.Program, funcs []*ssa.Function) *implIndex {
+	x := &implIndex{prog: prog, cache: map[*types.Func][]*ssa.Function{}}
+	seen := map[*types.Package]bool{}
+	for _, f := range funcs {
+		if f.Pkg == nil || seen[f.Pkg.Pkg] {
+			continue
+		}
+		seen[f.Pkg.Pkg] = true
+		scope := f.Pkg.Pkg.Scope()
+		for _, name := range scope.Names() {
+			tn, ok := scope.Lookup(name).(*types.TypeName)
+			if !ok || tn.IsAlias() {
+				continue
+			}
+			if n, ok := tn.Type().(*types.Named); ok && n.TypeParams().Len() == 0 && !types.IsInterface(n) {
+				x.types = append(x.types, n)
+			}
+		}
+	}
+	return x
+}
+
+// of returns the program's functions implementing interface method m.
+func (x *implIndex) of(m *types.Func) []*ssa.Function {
+	if r, ok := x.cache[m]; ok {
+		return r
+	}
+	var out []*ssa.Function
+	sig, _ := m.Type().(*types.Signature)
+	if sig != nil && sig.Recv() != nil {
+		if iface, ok := sig.Recv().Type().Underlying().(*types.Interface); ok {
+			for _, n := range x.types {
+				for _, t := range []types.Type{n, types.NewPointer(n)} {
+					if !types.Implements(t, iface) {
+						continue
+					}
+					if sel := x.prog.MethodSets.MethodSet(t).Lookup(m.Pkg(), m.Name()); sel != nil {
+						if f := x.prog.MethodValue(sel); f != nil {
+							if f = unwrap(x.prog, f); f.Blocks != nil {
+								out = append(out, f)
+							}
+						}
+					}
+					break
+				}
+			}
+		}
+	}
+	x.cache[m] = out
+	return out
+}
+
+func containsFunc(fs []*ssa.Function, f *ssa.Function) bool {
+	for _, x := range fs {
+		if x == f {
+			return true
+		}
+	}
+	return false
+}
+
+// unwrap returns the declared method behind a synthetic wrapper (a bound
+// method value h.onOrder, a method expression, a promoted method), or f.
+func unwrap(prog *ssa.Program, f *ssa.Function) *ssa.Function {
+	if f == nil || f.Synthetic == "" {
+		return f
+	}
+	if obj, ok := f.Object().(*types.Func); ok {
+		if m := prog.FuncValue(obj); m != nil && m != f {
+			return m
+		}
+	}
+	return f
+}
+
+// findHandlers finds the handlers no name or type says are handlers:
+// functions handed to a registration API of the catalog (a mux, a task
+// server), and, in a whole program, functions a message is dispatched to —
+// through a func value called where a message is handled, or through an
+// interface method given the message itself — to a fixpoint, since a
+// dispatched handler may dispatch again (middleware).
+func (a *pkgAnalysis) findHandlers() {
+	for _, fn := range a.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				ci, ok := instr.(ssa.CallInstruction)
+				if !ok {
+					continue
+				}
+				f := callee(ci.Common())
+				for _, r := range a.rulesOf(f) {
+					if r.Role != knowledge.Register {
+						continue
+					}
+					_, args := splitArgs(ci.Common())
+					for _, h := range a.handlerValues(arg(args, r.arg)) {
+						a.registered[h] = true
+						// A framework acks what its handler returns nil for.
+						if res := h.Signature.Results(); res.Len() > 0 && isError(res.At(res.Len()-1).Type()) {
+							if _, ok := a.resultAck[h]; !ok {
+								a.resultAck[h] = resultAck{index: res.Len() - 1, isErr: true}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	if a.callees == nil {
+		return
+	}
+	handles := map[*ssa.Function]bool{}
+	for _, fn := range a.funcs {
+		if a.receives(fn) {
+			handles[fn] = true
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, fn := range a.funcs {
+			inHandler := handles[fn] || a.dispatched[fn] || a.registered[fn]
+			for _, b := range fn.Blocks {
+				for _, instr := range b.Instrs {
+					ci, ok := instr.(ssa.CallInstruction)
+					if !ok || ci.Common().StaticCallee() != nil {
+						continue
+					}
+					if ci.Common().IsInvoke() && a.cat.Lookup(ci.Common().Method) != nil {
+						continue // a client's own interface: the catalog says what it is
+					}
+					if !inHandler && !a.messageArg(ci) {
+						continue
+					}
+					if ci.Common().IsInvoke() && !a.messageArg(ci) {
+						continue // a repository or a service given decoded values: followed as a call
+					}
+					for _, f := range a.callees[ci] {
+						if f.Parent() == fn || !a.local(f.Pkg) || a.dispatched[f] {
+							continue // a closure of the caller is judged where it is made
+						}
+						a.dispatched[f] = true
+						changed = true
+						if ra, ok := a.ackPolarity(fn, ci); ok {
+							a.resultAck[f] = ra
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// resultAck says which result of a handler makes its dispatcher ack the
+// message: result index, a bool (true or false acks) or an error (nil
+// acks).
+type resultAck struct {
+	index int
+	isErr bool
+	value bool // for a bool: the value that acks
+}
+
+// acks reports whether v, returned as the result, makes the dispatcher ack.
+func (r resultAck) acks(v ssa.Value) bool {
+	if r.isErr {
+		return isNilConst(v)
+	}
+	b, ok := constBool(v)
+	return ok && b == r.value
+}
+
+func (r resultAck) String() string {
+	switch {
+	case r.isErr:
+		return "nil"
+	case r.value:
+		return "true"
+	}
+	return "false"
+}
+
+// ackPolarity finds how fn, a dispatcher, acks by the result of its call
+// ci to a handler: an If on the result (a bool, or an error against nil)
+// one of whose sides dominates an ack and the other none.
+func (a *pkgAnalysis) ackPolarity(fn *ssa.Function, ci ssa.CallInstruction) (resultAck, bool) {
+	call, ok := ci.(*ssa.Call)
+	if !ok {
+		return resultAck{}, false
+	}
+	var acks []*ssa.BasicBlock
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if c, ok := instr.(ssa.CallInstruction); ok && a.cat.Has(callee(c.Common()), knowledge.Ack) {
+				acks = append(acks, b)
+			}
+		}
+	}
+	if len(acks) == 0 {
+		return resultAck{}, false
+	}
+	dominatesAck := func(b *ssa.BasicBlock) bool {
+		for _, ab := range acks {
+			if b.Dominates(ab) {
+				return true
+			}
+		}
+		return false
+	}
+	res := call.Call.Signature().Results()
+	for i := 0; i < res.Len(); i++ {
+		t := res.At(i).Type()
+		isBool := false
+		if b, ok := t.Underlying().(*types.Basic); ok && b.Kind() == types.Bool {
+			isBool = true
+		}
+		if !isBool && !isError(t) {
+			continue
+		}
+		v := result(call, i)
+		if v == nil {
+			continue
+		}
+		for _, b := range fn.Blocks {
+			ifi, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+			if !ok {
+				continue
+			}
+			// condTrue is the value of v for which the If's condition holds
+			// (for an error, true stands for nil).
+			condTrue, ok := false, false
+			switch c := ifi.Cond.(type) {
+			case *ssa.UnOp:
+				condTrue, ok = false, isBool && c.Op == token.NOT && c.X == v
+			case *ssa.BinOp:
+				if !isBool && (c.X == v && isNilConst(c.Y) || c.Y == v && isNilConst(c.X)) {
+					condTrue, ok = c.Op == token.EQL, c.Op == token.EQL || c.Op == token.NEQ
+				}
+			default:
+				condTrue, ok = true, isBool && ifi.Cond == v
+			}
+			if !ok {
+				continue
+			}
+			var ackValue bool
+			switch {
+			case dominatesAck(b.Succs[0]) && !dominatesAck(b.Succs[1]):
+				ackValue = condTrue
+			case dominatesAck(b.Succs[1]) && !dominatesAck(b.Succs[0]):
+				ackValue = !condTrue
+			default:
+				continue
+			}
+			if isBool {
+				return resultAck{index: i, value: ackValue}, true
+			}
+			if ackValue { // acked on a nil error
+				return resultAck{index: i, isErr: true}, true
+			}
+		}
+	}
+	return resultAck{}, false
+}
+
+// handlerValues returns the functions a registered handler value is: a
+// function, a closure, a method value (its method), a conversion to a
+// handler func type (asynq.HandlerFunc(fn)), or a value of a concrete type
+// passed as an interface (a kq.ConsumeHandler): its methods that implement
+// the interface's.
+func (a *pkgAnalysis) handlerValues(v ssa.Value) []*ssa.Function {
+	if v == nil {
+		return nil
+	}
+	if f := funcValue(v); f != nil {
+		return []*ssa.Function{unwrap(a.prog, f)}
+	}
+	if c, ok := peel(v).(*ssa.Call); ok && c.Call.StaticCallee() == nil && !c.Call.IsInvoke() {
+		if f := funcValue(c.Call.Value); f != nil {
+			return []*ssa.Function{unwrap(a.prog, f)}
+		}
+	}
+	mi, ok := v.(*ssa.MakeInterface)
+	if !ok {
+		return nil
+	}
+	iface, ok := v.Type().Underlying().(*types.Interface)
+	if !ok {
+		return nil
+	}
+	var out []*ssa.Function
+	mset := a.prog.MethodSets.MethodSet(mi.X.Type())
+	for i := 0; i < iface.NumMethods(); i++ {
+		m := iface.Method(i)
+		if sel := mset.Lookup(m.Pkg(), m.Name()); sel != nil {
+			if f := a.prog.MethodValue(sel); f != nil && f.Blocks != nil {
+				out = append(out, unwrap(a.prog, f))
+			}
+		}
+	}
+	return out
+}
+
+// receives reports whether fn handles messages: it has a message parameter,
+// receives from a channel of messages, or calls a fetch API.
+func (a *pkgAnalysis) receives(fn *ssa.Function) bool {
+	for _, p := range fn.Params {
+		if a.cat.Message(p.Type()) != nil {
+			return true
+		}
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch in := instr.(type) {
+			case *ssa.UnOp:
+				if in.Op == token.ARROW && a.cat.Message(in.X.Type()) != nil {
+					return true
+				}
+			case *ssa.Select:
+				for _, st := range in.States {
+					if st.Dir == types.RecvOnly && a.cat.Message(st.Chan.Type()) != nil {
+						return true
+					}
+				}
+			case ssa.CallInstruction:
+				if a.cat.Has(callee(in.Common()), knowledge.Fetch) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// messageArg reports whether a call is given a broker message (or a
+// pointer to one) as an argument.
+func (a *pkgAnalysis) messageArg(ci ssa.CallInstruction) bool {
+	for _, v := range ci.Common().Args {
+		if a.cat.Message(peel(v).Type()) != nil {
+			return true
+		}
+	}
+	return false
+}

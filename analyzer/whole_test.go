@@ -1,0 +1,264 @@
+package analyzer_test
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/packages"
+
+	"github.com/idemkit/idem/analyzer"
+	"github.com/idemkit/idem/analyzer/knowledge"
+)
+
+// checkWhole runs the whole-program check over the testdata packages named
+// by patterns (GOPATH mode, like analysistest) and compares its findings
+// with the `// want` comments of their files, as analysistest does for the
+// modular analyzer: every expectation must match a finding on its line,
+// and every finding must be expected. Fact expectations are ignored.
+func checkWhole(t *testing.T, patterns ...string) {
+	t.Helper()
+	checkWholeWith(t, analyzer.Config{}, patterns...)
+}
+
+// checkWholeWith is checkWhole with settings.
+func checkWholeWith(t *testing.T, c analyzer.Config, patterns ...string) {
+	t.Helper()
+	gopath, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	roots, prog := loadTestdata(t, gopath, patterns...)
+	diags, err := analyzer.CheckProgram(prog, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	compareWant(t, gopath, roots, diags)
+}
+
+// loadWhole loads testdata packages as a whole program (see loadTestdata).
+func loadWhole(t *testing.T, patterns ...string) []*packages.Package {
+	gopath, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, prog := loadTestdata(t, gopath, patterns...)
+	return prog
+}
+
+// loadTestdata loads the packages patterns name from testdata/src (GOPATH
+// mode), with syntax for all; prog is the program CheckProgram is given:
+// every loaded package but std's and the catalogued clients'.
+func loadTestdata(t *testing.T, gopath string, patterns ...string) (roots, prog []*packages.Package) {
+	t.Helper()
+	cfg := &packages.Config{
+		Mode: packages.NeedName | packages.NeedFiles | packages.NeedImports | packages.NeedDeps |
+			packages.NeedTypes | packages.NeedSyntax | packages.NeedTypesInfo | packages.NeedTypesSizes,
+		Dir: filepath.Join(gopath, "src"),
+		Env: append(os.Environ(), "GOPATH="+gopath, "GO111MODULE=off", "GOFLAGS=", "GOWORK=off"),
+	}
+	roots, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := map[string]bool{}
+	for _, p := range roots {
+		named[p.PkgPath] = true
+	}
+	cat := knowledge.Default()
+	packages.Visit(roots, nil, func(p *packages.Package) {
+		for _, e := range p.Errors {
+			t.Errorf("%s: %v", p.PkgPath, e)
+		}
+		first, _, _ := strings.Cut(p.PkgPath, "/")
+		std := !strings.Contains(first, ".") && !named[p.PkgPath] && !isTestdataPkg(gopath, p.PkgPath)
+		if !std && !cat.Described(p.PkgPath) {
+			prog = append(prog, p)
+		}
+	})
+	return roots, prog
+}
+
+// compareWant compares findings with the `// want` comments of the roots'
+// files.
+func compareWant(t *testing.T, gopath string, roots []*packages.Package, diags []analyzer.Finding) {
+	t.Helper()
+	fset := roots[0].Fset
+	type key struct {
+		file string
+		line int
+	}
+	want := map[key][]*regexp.Regexp{}
+	files := map[string]bool{}
+	for _, p := range roots {
+		for _, f := range p.Syntax {
+			files[fset.File(f.Pos()).Name()] = true
+			for _, cg := range f.Comments {
+				for _, c := range cg.List {
+					for _, re := range wantRegexps(t, fset, c) {
+						pos := fset.Position(c.Pos())
+						want[key{pos.Filename, pos.Line}] = append(want[key{pos.Filename, pos.Line}], re)
+					}
+				}
+			}
+		}
+	}
+	var unexpected []string
+	for _, d := range diags {
+		pos := fset.Position(d.Pos)
+		if !files[pos.Filename] {
+			continue
+		}
+		k := key{pos.Filename, pos.Line}
+		matched := false
+		for i, re := range want[k] {
+			if re.MatchString(d.Message) {
+				want[k] = append(want[k][:i], want[k][i+1:]...)
+				matched = true
+				break
+			}
+		}
+		if !matched {
+			unexpected = append(unexpected, fmt.Sprintf("%s:%d:%d: unexpected diagnostic: %s", rel(gopath, pos.Filename), pos.Line, pos.Column, d.Message))
+		}
+	}
+	var missing []string
+	for k, res := range want {
+		for _, re := range res {
+			missing = append(missing, fmt.Sprintf("%s:%d: no diagnostic matching %q", rel(gopath, k.file), k.line, re))
+		}
+	}
+	sort.Strings(unexpected)
+	sort.Strings(missing)
+	for _, m := range append(unexpected, missing...) {
+		t.Error(m)
+	}
+}
+
+func rel(gopath, file string) string {
+	if r, err := filepath.Rel(filepath.Join(gopath, "src"), file); err == nil {
+		return r
+	}
+	return file
+}
+
+// isTestdataPkg reports whether path is a package of testdata/src.
+func isTestdataPkg(gopath, path string) bool {
+	_, err := os.Stat(filepath.Join(gopath, "src", path))
+	return err == nil
+}
+
+var wantRe = regexp.MustCompile(`^//\s*want\s+(.*)$`)
+
+// wantRegexps returns the expectations of a `// want` comment: its quoted
+// or backquoted strings, not those of facts (name:"…").
+func wantRegexps(t *testing.T, fset *token.FileSet, c *ast.Comment) []*regexp.Regexp {
+	text := c.Text
+	if i := strings.Index(text, "// want "); i > 0 {
+		text = text[i:]
+	}
+	m := wantRe.FindStringSubmatch(text)
+	if m == nil {
+		return nil
+	}
+	rest := strings.TrimSpace(m[1])
+	var out []*regexp.Regexp
+	for rest != "" {
+		fact := false
+		if i := strings.IndexAny(rest, "\"`"); i > 0 && strings.HasSuffix(strings.TrimSpace(rest[:i]), ":") {
+			fact = true
+			rest = rest[i:]
+		}
+		if rest == "" || (rest[0] != '"' && rest[0] != '`') {
+			break
+		}
+		q := rest[0]
+		end := strings.IndexByte(rest[1:], q)
+		for q == '"' && end >= 0 && rest[end] == '\\' {
+			next := strings.IndexByte(rest[end+2:], q)
+			if next < 0 {
+				end = -1
+				break
+			}
+			end += next + 1
+		}
+		if end < 0 {
+			t.Errorf("%s: unterminated want", fset.Position(c.Pos()))
+			break
+		}
+		lit := rest[:end+2]
+		rest = strings.TrimSpace(rest[end+2:])
+		if fact {
+			continue
+		}
+		s, err := strconv.Unquote(lit)
+		if err != nil {
+			t.Errorf("%s: %v", fset.Position(c.Pos()), err)
+			continue
+		}
+		re, err := regexp.Compile(s)
+		if err != nil {
+			t.Errorf("%s: %v", fset.Position(c.Pos()), err)
+			continue
+		}
+		out = append(out, re)
+	}
+	return out
+}
+
+// TestWholeProgramSynthetic runs the whole-program check over the packages
+// the modular analyzer is tested on, as one program: it must find what the
+// modular analyzer finds there (every `// want` of those packages).
+func TestWholeProgramSynthetic(t *testing.T) {
+	checkWhole(t, "a", "rabbit", "smsdk", "shop", "saramax", "orders", "js", "redisx", "kafkago", "wm", "ps", "sqsx", "asynqx", "franz", "confluent", "rocket", "svc/pg", "svc", "realistic", "orm", "sqlcx")
+}
+
+// TestWholeProgram runs the whole-program check over a service shaped like
+// real ones: handlers registered through its own helpers (a batch consumer
+// that acks by a bool, a router with a dispatch map and a select loop),
+// effects behind interfaces implemented in another package and wired in by
+// main, service structs several calls deep, telemetry in between.
+// Under -iface=verbs too: the implementations the program has, not method
+// names, decide what an interface call does.
+func TestWholeProgram(t *testing.T) {
+	for _, iface := range []string{"annotated", "verbs"} {
+		t.Run(iface, func(t *testing.T) { checkWholeWith(t, analyzer.Config{Iface: iface}, "wholeprog/...") })
+	}
+}
+
+// TestRulesFile runs the whole-program check with a rules file that
+// describes a team's own bus and ledger; a rules file naming functions
+// that do not exist is an error with their positions.
+func TestRulesFile(t *testing.T) {
+	rules, err := filepath.Abs("testdata/rulesprog.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkWholeWith(t, analyzer.Config{Rules: rules}, "rulesprog/...")
+
+	typo, err := filepath.Abs("testdata/rulesprog-typo.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkgs := loadWhole(t, "rulesprog/...")
+	_, err = analyzer.CheckProgram(pkgs, analyzer.Config{Rules: typo})
+	if err == nil {
+		t.Fatal("no error for a rules file naming functions that do not exist")
+	}
+	for _, want := range []string{
+		"rulesprog-typo.yaml:3:5: (*rulesprog/bus.Delivery).Finish: no such function or method in rulesprog/bus",
+		"rulesprog-typo.yaml:5:5: rulesprog/nosuch.Send: package rulesprog/nosuch is not part of the program",
+		`rulesprog-typo.yaml:7:11: (*rulesprog/ledger.Client).Seen has no parameter "key"`,
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error\n%v\nlacks %q", err, want)
+		}
+	}
+}
