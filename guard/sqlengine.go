@@ -30,11 +30,20 @@ func newSQLEngine(b core.Backend, d Dialect, opts ...Option) (*sqlEngine, error)
 	if err != nil {
 		return nil, err
 	}
-	q, err := newQueries(d, cfg.Table)
+	q, err := queriesFor(d, cfg)
 	if err != nil {
 		return nil, err
 	}
 	return &sqlEngine{b: b, dialect: d, cfg: cfg, q: q, ids: core.NewKeyIdentityCache()}, nil
+}
+
+// queriesFor returns the statements of dialect d for cfg's table.
+func queriesFor(d Dialect, cfg Config) (*queries, error) {
+	q, err := newQueries(d, cfg.Table)
+	if err == nil && cfg.DailyPartitions {
+		err = q.partitioned(cfg.Table)
+	}
+	return q, err
 }
 
 // Config returns the store's resolved options.
@@ -49,8 +58,8 @@ func (e *sqlEngine) With(opts ...Option) (*sqlEngine, error) {
 		return nil, err
 	}
 	q := e.q
-	if cfg.Table != e.cfg.Table {
-		if q, err = newQueries(e.dialect, cfg.Table); err != nil {
+	if cfg.Table != e.cfg.Table || cfg.DailyPartitions != e.cfg.DailyPartitions {
+		if q, err = queriesFor(e.dialect, cfg); err != nil {
 			return nil, err
 		}
 	}
@@ -158,6 +167,11 @@ func (e *sqlEngine) claim(ctx context.Context, tx core.Execer, consumer, key str
 		args = []any{consumer, h, kt, string(state), fpArg, owner, us(lease), us(e.cfg.Retention)}
 	} else {
 		args = []any{consumer, h, kt, string(state), fpArg, owner, us(e.cfg.Retention)}
+	}
+	if e.q.lockKey != "" {
+		if _, err := tx.Exec(ctx, e.q.lockKey, consumer, h); err != nil {
+			return core.Verdict{}, nil, fmt.Errorf("guard: claim %s: lock the key: %w", consumer, err)
+		}
 	}
 	n, err := tx.Exec(ctx, insert, args...)
 	switch {
@@ -557,7 +571,18 @@ func (e *sqlEngine) Forget(ctx context.Context, consumer, key string) error {
 // left, never touching a pending record whose lease is live, and returns how
 // many it deleted. Expired records already behave as absent; Purge only
 // reclaims their space. Run it periodically (a cron job, a ticker).
+//
+// On a store opened WithDailyPartitions, Purge is MaintainPartitions with
+// the store's retention plus PartitionDaysAhead days, and returns its
+// estimate of the records dropped.
 func (e *sqlEngine) Purge(ctx context.Context) (int64, error) {
+	if e.q.dailyPartitions {
+		up, err := e.MaintainPartitions(ctx, e.cfg.Retention+PartitionDaysAhead*24*time.Hour)
+		if err == nil {
+			e.cfg.Observer.Observe(ctx, Event{Decision: DecisionPurged, Count: up.DroppedRows})
+		}
+		return up.DroppedRows, err
+	}
 	var total int64
 	for {
 		var n int64
