@@ -38,6 +38,8 @@ type parser struct {
 
 	nodes     int  // nodes read, for maxNodes
 	exhausted bool // maxNodes reached: stop reading
+
+	partitionNode *yaml.Node // migrations.partition, for the check against the dialect
 	dropped   int  // errors past maxErrors
 
 	// Filled lazily by boundary: the folder paths may not leave.
