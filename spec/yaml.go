@@ -40,7 +40,7 @@ type parser struct {
 	exhausted bool // maxNodes reached: stop reading
 
 	partitionNode *yaml.Node // migrations.partition, for the check against the dialect
-	dropped   int  // errors past maxErrors
+	dropped       int        // errors past maxErrors
 
 	// Filled lazily by boundary: the folder paths may not leave.
 	boundaryDir string
