@@ -165,7 +165,7 @@ func drive(b *testing.B, conc, batch int, h handler) {
 func env(b *testing.B, name string) string {
 	v := os.Getenv(name)
 	if v == "" {
-		b.Skipf("%s is not set (source /work/servers.env or bench/servers.sh's output)", name)
+		b.Skipf("%s is not set (the CI servers' variables, or bench/servers.sh's output)", name)
 	}
 	return v
 }
