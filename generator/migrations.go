@@ -3,6 +3,7 @@ package generator
 import (
 	"fmt"
 	"path"
+	"time"
 
 	"github.com/idemkit/idem/guard"
 	"github.com/idemkit/idem/spec"
@@ -35,7 +36,12 @@ func migrationFiles(s *spec.Spec) ([]File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("generator: %w", err)
 	}
-	up, err := guard.CreateTableSQL(d, s.Table)
+	var up []string
+	if s.Migrations.Partition == spec.PartitionDaily {
+		up, err = guard.PartitionedTableSQL(d, s.Table, longestRetention(s))
+	} else {
+		up, err = guard.CreateTableSQL(d, s.Table)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("generator: %w", err)
 	}
@@ -44,6 +50,16 @@ func migrationFiles(s *spec.Spec) ([]File, error) {
 		return nil, fmt.Errorf("generator: %w", err)
 	}
 	return renderMigrations(s.Migrations, s.Dialect, s.Table, up, down)
+}
+
+// longestRetention is the longest retention of s's consumers: the daily
+// partitions the migrations create must hold their records' expiries.
+func longestRetention(s *spec.Spec) time.Duration {
+	r := s.Retention
+	for _, c := range s.Consumers {
+		r = max(r, c.Retention)
+	}
+	return r
 }
 
 // migrationStep is one migration: its version, name and statements.

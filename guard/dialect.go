@@ -177,6 +177,10 @@ type queries struct {
 	batchSelect                string   // the record's columns after consumer and key_hash, FROM the table
 	batchInsertPG, batchReadPG string   // PostgreSQL's, from arrays
 	mysqlReads                 sync.Map // MySQL's locked reads by key count
+
+	// daily partitions (partition.go)
+	dailyPartitions      bool
+	lockKey, batchLockPG string // the advisory locks claims take first; empty for a plain table
 }
 
 // sqlDialect holds the dialect's expressions for the database clock.

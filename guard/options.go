@@ -93,6 +93,9 @@ type Config struct {
 	// extensions included (WithMaxLeaseHold); 0 means DefaultMaxLeaseHold,
 	// or the lease when that is longer (see LeaseHoldLimit).
 	MaxLeaseHold time.Duration
+	// DailyPartitions says the table is partitioned by day of expiry
+	// (WithDailyPartitions; PostgreSQL only).
+	DailyPartitions bool
 }
 
 // LeaseHoldLimit is how long a lease of c may be held from its claim,

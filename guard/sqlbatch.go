@@ -501,6 +501,15 @@ func (e *sqlEngine) readBatch(ctx context.Context, tx core.Tx, keys []*batchKey)
 // returns the keys it inserted (PostgreSQL, SQLite: RETURNING; MySQL: nil,
 // all of them when it succeeds).
 func (e *sqlEngine) insertBatch(ctx context.Context, tx core.Tx, keys []*batchKey, state State) (map[batchID]bool, error) {
+	if e.q.batchLockPG != "" {
+		consumers, hashes := make([]string, len(keys)), make([][]byte, len(keys))
+		for i, k := range keys {
+			consumers[i], hashes[i] = k.consumer, k.h[:]
+		}
+		if _, err := tx.Exec(ctx, e.q.batchLockPG, consumers, hashes); err != nil {
+			return nil, fmt.Errorf("guard: claim %s: lock the keys: %w", keys[0].consumer, err)
+		}
+	}
 	query, args := e.q.batchInsert(keys, state, us(e.cfg.Lease), us(e.cfg.Retention))
 	if e.dialect == MySQL {
 		_, err := tx.Exec(ctx, query, args...)

@@ -30,11 +30,20 @@ func newSQLEngine(b core.Backend, d Dialect, opts ...Option) (*sqlEngine, error)
 	if err != nil {
 		return nil, err
 	}
-	q, err := newQueries(d, cfg.Table)
+	q, err := queriesFor(d, cfg)
 	if err != nil {
 		return nil, err
 	}
 	return &sqlEngine{b: b, dialect: d, cfg: cfg, q: q, ids: core.NewKeyIdentityCache()}, nil
+}
+
+// queriesFor returns the statements of dialect d for cfg's table.
+func queriesFor(d Dialect, cfg Config) (*queries, error) {
+	q, err := newQueries(d, cfg.Table)
+	if err == nil && cfg.DailyPartitions {
+		err = q.partitioned(cfg.Table)
+	}
+	return q, err
 }
 
 // Config returns the store's resolved options.
@@ -49,8 +58,8 @@ func (e *sqlEngine) With(opts ...Option) (*sqlEngine, error) {
 		return nil, err
 	}
 	q := e.q
-	if cfg.Table != e.cfg.Table {
-		if q, err = newQueries(e.dialect, cfg.Table); err != nil {
+	if cfg.Table != e.cfg.Table || cfg.DailyPartitions != e.cfg.DailyPartitions {
+		if q, err = queriesFor(e.dialect, cfg); err != nil {
 			return nil, err
 		}
 	}
@@ -146,9 +155,25 @@ func uniqueViolation(err error) bool {
 // lock the existing one and carry out decideClaim's verdict on it. It returns
 // the verdict and the record it was made on.
 func (e *sqlEngine) claim(ctx context.Context, tx core.Execer, consumer, key string, h []byte, fp []byte, state State, owner string, lease time.Duration) (core.Verdict, *Record, error) {
+	if err := e.lockKey(ctx, tx, consumer, h); err != nil {
+		return core.Verdict{}, nil, err
+	}
 	insert, args := e.claimInsert(consumer, key, h, fp, state, owner, lease)
 	n, err := tx.Exec(ctx, insert, args...)
 	return e.claimed(ctx, tx, consumer, key, h, fp, state, owner, lease, n, err)
+}
+
+// lockKey takes the key's transaction lock before its claim, on a table
+// whose partitions cannot refuse a duplicate by themselves (queries.lockKey
+// is "" otherwise).
+func (e *sqlEngine) lockKey(ctx context.Context, tx core.Execer, consumer string, h []byte) error {
+	if e.q.lockKey == "" {
+		return nil
+	}
+	if _, err := tx.Exec(ctx, e.q.lockKey, consumer, h); err != nil {
+		return fmt.Errorf("guard: claim %s: lock the key: %w", consumer, err)
+	}
+	return nil
 }
 
 // beginClaim begins a transaction whose first statement is the claim of
@@ -162,13 +187,18 @@ func (e *sqlEngine) beginClaim(ctx context.Context, consumer, key string, h []by
 		n   int64
 		err error
 	)
-	if pb, ok := e.b.(core.ExecBeginner); ok {
+	// A key lock must come first: only a table that needs none pipelines.
+	if pb, ok := e.b.(core.ExecBeginner); ok && e.q.lockKey == "" {
 		if tx, n, err = pb.BeginExec(ctx, insert, args...); tx == nil {
 			return nil, core.Verdict{}, nil, fmt.Errorf("guard: begin and claim %s: %w", consumer, err)
 		}
 	} else {
 		if tx, err = e.b.Begin(ctx); err != nil {
 			return nil, core.Verdict{}, nil, fmt.Errorf("guard: begin: %w", err)
+		}
+		if err = e.lockKey(ctx, tx, consumer, h); err != nil {
+			tx.Rollback(context.WithoutCancel(ctx))
+			return nil, core.Verdict{}, nil, err
 		}
 		n, err = tx.Exec(ctx, insert, args...)
 	}
@@ -587,7 +617,18 @@ func (e *sqlEngine) Forget(ctx context.Context, consumer, key string) error {
 // left, never touching a pending record whose lease is live, and returns how
 // many it deleted. Expired records already behave as absent; Purge only
 // reclaims their space. Run it periodically (a cron job, a ticker).
+//
+// On a store opened WithDailyPartitions, Purge is MaintainPartitions with
+// the store's retention plus PartitionDaysAhead days, and returns its
+// estimate of the records dropped.
 func (e *sqlEngine) Purge(ctx context.Context) (int64, error) {
+	if e.q.dailyPartitions {
+		up, err := e.MaintainPartitions(ctx, e.cfg.Retention+PartitionDaysAhead*24*time.Hour)
+		if err == nil {
+			e.cfg.Observer.Observe(ctx, Event{Decision: DecisionPurged, Count: up.DroppedRows})
+		}
+		return up.DroppedRows, err
+	}
 	var total int64
 	for {
 		var n int64

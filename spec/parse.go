@@ -61,7 +61,7 @@ func Parse(name string, data []byte) (*Spec, error) {
 
 var (
 	topFields       = []string{"version", "package", "output", "sql_package", "dialect", "table", "migrations", "retention", "consumers"}
-	migrationFields = []string{"dir", "format", "version"}
+	migrationFields = []string{"dir", "format", "version", "partition"}
 	consumerFields  = []string{"name", "topic", "message", "key", "key_version", "fingerprint", "effect", "store", "lease", "delivery", "on_error", "retention", "hash_tag"}
 	messageFields   = []string{"fields", "type"}
 
@@ -72,6 +72,7 @@ var (
 	sqlPackages = []string{SQLPackageDatabaseSQL, SQLPackagePgx}
 	dialects    = []string{DialectPostgres, DialectMySQL, DialectSQLite}
 	formats     = []string{FormatGolangMigrate, FormatGoose, FormatPlain}
+	partitions  = []string{PartitionNone, PartitionDaily}
 	fieldTypes  = []string{TypeString, TypeInt, TypeInt32, TypeInt64, TypeUint32, TypeUint64, TypeBool, TypeFloat64, TypeTime, TypeBytes, TypeUUID}
 )
 
@@ -175,6 +176,9 @@ func (p *parser) parse(data []byte) *Spec {
 
 	p.checkNames(s, infos)
 	p.checkDialect(s, m, dialectSet, dialectNode)
+	if s.Migrations.Partition == PartitionDaily && dialectSet && s.Dialect != DialectPostgres && p.partitionNode != nil {
+		p.errorf(p.partitionNode, "migrations.partition", "daily partitions need dialect postgres, not %s", s.Dialect)
+	}
 	p.checkLeases(s, infos, retentionBad)
 	return s
 }
@@ -283,6 +287,12 @@ func (p *parser) migrations(n *yaml.Node, mig *Migrations) {
 	if e, ok := m.get("format"); ok {
 		if v, ok := p.oneOf(e.val, "migrations.format", "migrations format", formats...); ok {
 			mig.Format = v
+		}
+	}
+	if e, ok := m.get("partition"); ok {
+		if v, ok := p.oneOf(e.val, "migrations.partition", "partitioning", partitions...); ok {
+			mig.Partition = v
+			p.partitionNode = deref(e.val)
 		}
 	}
 	if e, ok := m.get("version"); ok {

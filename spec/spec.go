@@ -73,6 +73,15 @@ const (
 	FormatPlain = "plain"
 )
 
+// Partitioning of the dedup table (migrations.partition).
+const (
+	// PartitionNone keeps the dedup table in one table (the default).
+	PartitionNone = "none"
+	// PartitionDaily partitions it by day of expiry, so that purging drops
+	// whole partitions (PostgreSQL only; see guard.WithDailyPartitions).
+	PartitionDaily = "daily"
+)
+
 // Message field types (the values of message.fields).
 const (
 	TypeString  = "string"
@@ -138,6 +147,10 @@ type Migrations struct {
 	Dir     string // folder, slash-separated, relative to Spec.Dir (default ./migrations/idem)
 	Format  string // FormatGolangMigrate (default), FormatGoose or FormatPlain
 	Version int    // version number of the first file (default 1)
+	// Partition is PartitionDaily for a dedup table partitioned by day of
+	// expiry (PostgreSQL; guard.PartitionedTableSQL), or PartitionNone
+	// (default; also the empty string).
+	Partition string
 }
 
 // Consumer is one guarded handler.

@@ -22,6 +22,12 @@ func (s *Spec) Validate() error {
 	v.oneOf(top, "sql_package", s.SQLPackage, sqlPackages)
 	v.check(top, "migrations.dir", badFolder(s.Migrations.Dir))
 	v.oneOf(top, "migrations.format", s.Migrations.Format, formats)
+	if s.Migrations.Partition != "" {
+		v.oneOf(top, "migrations.partition", s.Migrations.Partition, partitions)
+		if s.Migrations.Partition == PartitionDaily && s.Dialect != "" && s.Dialect != DialectPostgres {
+			v.check(top, "migrations.partition", "daily partitions need dialect postgres, not "+s.Dialect)
+		}
+	}
 	if s.Migrations.Version < 1 || s.Migrations.Version > maxMigrationVersion {
 		v.check(top, "migrations.version", fmt.Sprintf("must be between 1 and %d, got %d", maxMigrationVersion, s.Migrations.Version))
 	}

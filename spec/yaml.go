@@ -38,7 +38,9 @@ type parser struct {
 
 	nodes     int  // nodes read, for maxNodes
 	exhausted bool // maxNodes reached: stop reading
-	dropped   int  // errors past maxErrors
+
+	partitionNode *yaml.Node // migrations.partition, for the check against the dialect
+	dropped       int        // errors past maxErrors
 
 	// Filled lazily by boundary: the folder paths may not leave.
 	boundaryDir string

@@ -52,7 +52,8 @@ var files embed.FS
 
 var parsed = sync.OnceValues(func() (*template.Template, error) {
 	return template.New("").Option("missingkey=error").Funcs(template.FuncMap{
-		"comment": comment,
+		"comment":      comment,
+		"dollarQuoted": func(s string) bool { return strings.Contains(s, "$$") },
 	}).ParseFS(files, "*.tmpl")
 })
 
