@@ -117,6 +117,15 @@ func (h *UpdateStatsHandler) Handle(ctx context.Context, body []byte) (guard.Out
 	if h.err != nil {
 		return 0, h.err
 	}
+	m, err := decodeUpdateStats(body)
+	if err != nil {
+		return 0, err
+	}
+	return h.HandleMessage(ctx, m)
+}
+
+// decodeUpdateStats decodes body as Handle does.
+func decodeUpdateStats(body []byte) (*UpdateStats, error) {
 	type updateStatsBody struct {
 		MessageID *string `json:"message_id"`
 		Day       *string `json:"day"`
@@ -124,19 +133,19 @@ func (h *UpdateStatsHandler) Handle(ctx context.Context, body []byte) (guard.Out
 	}
 	var w updateStatsBody
 	if err := json.Unmarshal(body, &w); err != nil {
-		return 0, fmt.Errorf("%w: update_stats: %w", guard.ErrInvalidMessage, err)
+		return nil, fmt.Errorf("%w: update_stats: %w", guard.ErrInvalidMessage, err)
 	}
 	if w.MessageID == nil {
-		return 0, fmt.Errorf("%w: update_stats: key field message_id is missing", guard.ErrInvalidMessage)
+		return nil, fmt.Errorf("%w: update_stats: key field message_id is missing", guard.ErrInvalidMessage)
 	}
 	if w.Day == nil {
-		return 0, fmt.Errorf("%w: update_stats: key field day is missing", guard.ErrInvalidMessage)
+		return nil, fmt.Errorf("%w: update_stats: key field day is missing", guard.ErrInvalidMessage)
 	}
-	return h.HandleMessage(ctx, &UpdateStats{
+	return &UpdateStats{
 		Day:       *w.Day,
 		GmvCents:  w.GmvCents,
 		MessageID: *w.MessageID,
-	})
+	}, nil
 }
 
 // HandleMessage runs the effect of m unless its key was handled before. It
@@ -159,4 +168,90 @@ func (h *UpdateStatsHandler) HandleMessage(ctx context.Context, m *UpdateStats) 
 	return h.store.Do(ctx, UpdateStatsConsumer, key, m.Fingerprint(), func(ctx context.Context, tx *sql.Tx) error {
 		return h.apply(ctx, tx, m)
 	})
+}
+
+// HandleBatch decodes each of bodies, JSON messages of the update_stats
+// consumer, as Handle does, and handles the batch with HandleMessages: it
+// returns one guard.Result per body, in order, each what Handle would have
+// answered for it alone. A body that does not decode gets its
+// guard.ErrInvalidMessage and the others go on. HandleBatch makes the handler a
+// guard.BatchHandler, which the broker adapters call when batching is on.
+func (h *UpdateStatsHandler) HandleBatch(ctx context.Context, bodies [][]byte) []guard.Result {
+	res := make([]guard.Result, len(bodies))
+	if h.err != nil {
+		for i := range res {
+			res[i].Err = h.err
+		}
+		return res
+	}
+	msgs := make([]*UpdateStats, 0, len(bodies))
+	idx := make([]int, 0, len(bodies))
+	for i, body := range bodies {
+		m, err := decodeUpdateStats(body)
+		if err != nil {
+			res[i].Err = err
+			continue
+		}
+		msgs = append(msgs, m)
+		idx = append(idx, i)
+	}
+	for j, r := range h.HandleMessages(ctx, msgs) {
+		res[idx[j]] = r
+	}
+	return res
+}
+
+// HandleMessages runs the effects of msgs in one batch (store.DoBatch): every
+// key claimed with one statement and the effects run in one transaction,
+// committed once. It returns one guard.Result per message, in order, each what
+// HandleMessage would have answered for it alone: a key seen twice in msgs is
+// applied once, the later copy answered guard.Duplicate (or
+// guard.ErrKeyConflict for another fingerprint); a message whose effect fails
+// or is rejected gets its error and does not undo the others; apply may run
+// more than once for a message, its effect committing at most once. A nil
+// message, or a key field without a valid value, is guard.ErrInvalidMessage for
+// that message alone.
+func (h *UpdateStatsHandler) HandleMessages(ctx context.Context, msgs []*UpdateStats) []guard.Result {
+	res := make([]guard.Result, len(msgs))
+	if h.err != nil {
+		for i := range res {
+			res[i].Err = h.err
+		}
+		return res
+	}
+	batch := make([]guard.TxMessage[*sql.Tx], 0, len(msgs))
+	idx := make([]int, 0, len(msgs))
+	for i, m := range msgs {
+		bm, err := h.batchMessage(m)
+		if err != nil {
+			res[i].Err = err
+			continue
+		}
+		batch = append(batch, bm)
+		idx = append(idx, i)
+	}
+	for j, r := range h.store.DoBatch(ctx, batch) {
+		res[idx[j]] = r
+	}
+	return res
+}
+
+// batchMessage is m as one message of the store's batch call, checked as
+// HandleMessage checks it.
+func (h *UpdateStatsHandler) batchMessage(m *UpdateStats) (guard.TxMessage[*sql.Tx], error) {
+	if m == nil {
+		return guard.TxMessage[*sql.Tx]{}, fmt.Errorf("%w: update_stats: nil message", guard.ErrInvalidMessage)
+	}
+	key, err := m.IdempotencyKey()
+	if err != nil {
+		return guard.TxMessage[*sql.Tx]{}, err
+	}
+	return guard.TxMessage[*sql.Tx]{
+		Apply: func(ctx context.Context, tx *sql.Tx) error {
+			return h.apply(ctx, tx, m)
+		},
+		Consumer:    UpdateStatsConsumer,
+		Fingerprint: m.Fingerprint(),
+		Key:         key,
+	}, nil
 }
