@@ -56,8 +56,7 @@ type config struct {
 	consumerTag     string
 	consumerArgs    amqp.Table
 	exclusive       bool
-	batch           int           // > 1: Consume handles batches of this many
-	flush           time.Duration // how long a batch waits to fill
+	adapt.Batching
 }
 
 func newConfig(opts []Option) config {
@@ -116,7 +115,7 @@ func WithConsumerArgs(args amqp.Table) Option { return func(c *config) { c.consu
 
 // DefaultBatchFlush is how long Consume waits, after a batch's first
 // delivery, for the batch to fill when WithBatch gives no flush.
-const DefaultBatchFlush = 100 * time.Millisecond
+const DefaultBatchFlush = adapt.DefaultBatchFlush
 
 // WithBatch turns batch consumption on: the prefetch count is n, and
 // Consume collects up to n deliveries (or what arrived within flush of the
@@ -128,13 +127,7 @@ const DefaultBatchFlush = 100 * time.Millisecond
 // requeue after the longest of the batch's delays). One batch is handled at
 // a time, so WithConcurrency is then unused. n ≤ 1 turns batching off.
 func WithBatch(n int, flush time.Duration) Option {
-	return func(c *config) {
-		c.batch = n
-		c.flush = flush
-		if flush <= 0 {
-			c.flush = DefaultBatchFlush
-		}
-	}
+	return func(c *config) { c.SetBatch(n, flush) }
 }
 
 // WithExclusive asks for an exclusive consumer: the broker refuses other
@@ -156,8 +149,8 @@ func WithExclusive() Option { return func(c *config) { c.exclusive = true } }
 func Consume(ctx context.Context, ch *amqp.Channel, queue string, h guard.Handler, opts ...Option) error {
 	c := newConfig(opts)
 	prefetch := c.concurrency
-	if c.batch > 1 {
-		prefetch = c.batch
+	if c.Batch > 1 {
+		prefetch = c.Batch
 	}
 	if err := ch.Qos(prefetch, 0, false); err != nil {
 		return fmt.Errorf("amqpguard: qos: %w", err)
@@ -170,7 +163,7 @@ func Consume(ctx context.Context, ch *amqp.Channel, queue string, h guard.Handle
 	}
 	var wg sync.WaitGroup
 	workers := c.concurrency
-	if c.batch > 1 {
+	if c.Batch > 1 {
 		// One batch at a time: Ack(multiple=true) must cover only
 		// deliveries of the batch that sends it.
 		workers = 0
@@ -218,7 +211,7 @@ func Handle(ctx context.Context, d amqp.Delivery, h guard.Handler, opts ...Optio
 func (c *config) consumeBatches(ctx context.Context, deliveries <-chan amqp.Delivery, h guard.Handler) {
 	next := adapt.Receive(deliveries)
 	for {
-		batch, err := adapt.Gather(ctx, c.batch, c.flush, next)
+		batch, err := adapt.Gather(ctx, c.Batch, c.Flush, next)
 		if errors.Is(err, adapt.ErrClosed) {
 			return
 		}

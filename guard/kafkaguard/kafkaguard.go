@@ -54,13 +54,12 @@ type config struct {
 	adapt.InPlace
 	deadLetter Writer
 	dlTopic    string
-	batch      int           // > 1: Consume handles batches of this many
-	flush      time.Duration // how long a batch waits to fill
+	adapt.Batching
 }
 
 // DefaultBatchFlush is how long Consume waits, after a batch's first
 // message, for the batch to fill when WithBatch gives no flush.
-const DefaultBatchFlush = 100 * time.Millisecond
+const DefaultBatchFlush = adapt.DefaultBatchFlush
 
 // WithBatch turns batch consumption on: Consume fetches up to n messages
 // (or what arrived within flush of the first, DefaultBatchFlush when ≤ 0),
@@ -72,13 +71,7 @@ const DefaultBatchFlush = 100 * time.Millisecond
 // message after it whose effect committed in the batch is committed once
 // the retried one is settled. n ≤ 1 turns batching off.
 func WithBatch(n int, flush time.Duration) Option {
-	return func(c *config) {
-		c.batch = n
-		c.flush = flush
-		if flush <= 0 {
-			c.flush = DefaultBatchFlush
-		}
-	}
+	return func(c *config) { c.SetBatch(n, flush) }
 }
 
 func newConfig(opts []Option) config {
@@ -135,7 +128,7 @@ func WithTimeout(d time.Duration) Option { return func(c *config) { c.Timeout = 
 // permanent error without a dead-letter writer.
 func Consume(ctx context.Context, r Reader, h guard.Handler, opts ...Option) error {
 	c := newConfig(opts)
-	if c.batch > 1 {
+	if c.Batch > 1 {
 		return c.consumeBatches(ctx, r, h)
 	}
 	for {
@@ -200,7 +193,7 @@ func (c *config) consumeBatches(ctx context.Context, r Reader, h guard.Handler) 
 		return commit(ctx) == nil && c.Sleep(ctx, d)
 	}
 	for {
-		ms, err := adapt.Gather(ctx, c.batch, c.flush, r.FetchMessage)
+		ms, err := adapt.Gather(ctx, c.Batch, c.Flush, r.FetchMessage)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil

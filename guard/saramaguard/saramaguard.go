@@ -30,13 +30,12 @@ type config struct {
 	deadLetter sarama.SyncProducer
 	dlTopic    string
 	commitEach bool
-	batch      int           // > 1: ConsumeClaim handles batches of this many
-	flush      time.Duration // how long a batch waits to fill
+	adapt.Batching
 }
 
 // DefaultBatchFlush is how long ConsumeClaim waits, after a batch's first
 // message, for the batch to fill when WithBatch gives no flush.
-const DefaultBatchFlush = 100 * time.Millisecond
+const DefaultBatchFlush = adapt.DefaultBatchFlush
 
 // WithBatch turns batch consumption on: ConsumeClaim collects up to n
 // messages of its claim (or what arrived within flush of the first,
@@ -47,13 +46,7 @@ const DefaultBatchFlush = 100 * time.Millisecond
 // marked until it is settled (those before it are marked, and committed
 // with WithCommitEach, before each wait). n ≤ 1 turns batching off.
 func WithBatch(n int, flush time.Duration) Option {
-	return func(c *config) {
-		c.batch = n
-		c.flush = flush
-		if flush <= 0 {
-			c.flush = DefaultBatchFlush
-		}
-	}
+	return func(c *config) { c.SetBatch(n, flush) }
 }
 
 func newConfig(opts []Option) config {
@@ -161,7 +154,7 @@ func (g *Handler) ConsumeClaim(sess sarama.ConsumerGroupSession, claim sarama.Co
 	p.Sleep = func(ctx context.Context, d time.Duration) bool {
 		return slices.Contains(sess.Claims()[claim.Topic()], claim.Partition()) && g.cfg.Sleep(ctx, d)
 	}
-	if g.cfg.batch > 1 {
+	if g.cfg.Batch > 1 {
 		return g.consumeBatches(sess, claim, p)
 	}
 	for {
@@ -214,7 +207,7 @@ func (g *Handler) consumeBatches(sess sarama.ConsumerGroupSession, claim sarama.
 		return inClaim(ctx, d)
 	}
 	for {
-		msgs, err := adapt.Gather(ctx, g.cfg.batch, g.cfg.flush, adapt.Receive(claim.Messages()))
+		msgs, err := adapt.Gather(ctx, g.cfg.Batch, g.cfg.Flush, adapt.Receive(claim.Messages()))
 		if err != nil {
 			return nil // ctx done or the claim's messages ended
 		}

@@ -140,3 +140,22 @@ func (p *InPlace) SettleBatch(ctx context.Context, h guard.Handler, msgs []Messa
 	}
 	return len(msgs), nil
 }
+
+// DefaultBatchFlush is how long an adapter waits, after a batch's first
+// message, for the batch to fill when its WithBatch option gives no flush.
+const DefaultBatchFlush = 100 * time.Millisecond
+
+// Batching is an adapter's batch settings, set by its WithBatch option.
+type Batching struct {
+	Batch int           // > 1: messages are handled in batches of this many
+	Flush time.Duration // how long a batch waits to fill
+}
+
+// SetBatch sets the batch size n and how long a batch waits to fill
+// (DefaultBatchFlush when flush ≤ 0); n ≤ 1 turns batching off.
+func (b *Batching) SetBatch(n int, flush time.Duration) {
+	b.Batch, b.Flush = n, flush
+	if flush <= 0 {
+		b.Flush = DefaultBatchFlush
+	}
+}
