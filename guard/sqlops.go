@@ -64,19 +64,12 @@ func stored(r *readRecord, hash []byte) *StoredRecord {
 	return s
 }
 
-// querier is the backend: every core.Backend runs queries that return rows.
-func (e *sqlEngine) querier() (core.Execer, error) { return e.b, nil }
-
 // Records implements Operator: the records f selects, by consumer and key
 // hash, read listBatch at a time. Consumer and states are filtered by the
 // database, ages and expiry by each record's read time.
 func (e *sqlEngine) Records(ctx context.Context, f RecordFilter) iter.Seq2[*StoredRecord, error] {
 	return func(yield func(*StoredRecord, error) bool) {
-		qr, err := e.querier()
-		if err != nil {
-			yield(nil, err)
-			return
-		}
+		qr := e.b
 		o := e.opsSQL()
 		where := ` WHERE key_hash <> ?`
 		var fixed []any
@@ -199,10 +192,7 @@ func (e *sqlEngine) Amend(ctx context.Context, seen *StoredRecord, change Change
 // pg_total_relation_size, MySQL's information_schema.tables, SQLite's
 // dbstat (or the whole database file where dbstat is missing).
 func (e *sqlEngine) Stats(ctx context.Context, consumer string) (*Stats, error) {
-	qr, err := e.querier()
-	if err != nil {
-		return nil, err
-	}
+	qr := e.b
 	o := e.opsSQL()
 	args := []any{identityHash[:]}
 	where := ` WHERE key_hash <> ?`
