@@ -31,10 +31,10 @@
 // given a constant by its caller); an Exec whose text is not constant is
 // taken as a non-idempotent write, a Query of unknown text as a read. Also gorm
 // creates and accumulating updates, go-redis INCR*, HINCRBY, ZINCRBY, LPUSH,
-// RPUSH, XADD, APPEND …, MongoDB inserts and $inc/$push updates, HTTP POST
+// RPUSH, APPEND …, MongoDB inserts and $inc/$push updates, HTTP POST
 // and PATCH without an Idempotency-Key header, net/smtp, functions marked
 // //idem:effect or named with -effects, and with -publish publishing to a
-// broker. Interfaces shaped like database/sql's (sqlc's DBTX) count as SQL.
+// broker (an XADD to a Redis stream is publishing). Interfaces shaped like database/sql's (sqlc's DBTX) count as SQL.
 // A call through any other interface is followed to the implementations
 // this package can see (types declared in it or in the packages it imports,
 // outside std): when one of them performs unguarded effects, the call is an

@@ -37,6 +37,9 @@ type pkgAnalysis struct {
 	// those handed to a registration API; both are handlers.
 	dispatched map[*ssa.Function]bool
 	registered map[*ssa.Function]bool
+	// queued: the handlers of the program's own queues (queues.go), and
+	// what they dispatch their items to.
+	queued map[*ssa.Function]bool
 	// resultAck: handlers whose dispatcher acks the message by one of
 	// their results (true, or a nil error).
 	resultAck map[*ssa.Function]resultAck
@@ -86,7 +89,7 @@ func newPkgAnalysis(pass *analysis.Pass, cat *knowledge.Catalog, cfg *config, di
 func newAnalysis(fset *token.FileSet, cat *knowledge.Catalog, cfg *config, dirs *directives) *pkgAnalysis {
 	return &pkgAnalysis{fset: fset, cat: cat, cfg: cfg, dirs: dirs,
 		sums: map[*ssa.Function]*summary{}, uses: map[*ssa.Function]*funcUses{}, seen: map[string]bool{},
-		fresh: map[*types.Func]string{}, dispatched: map[*ssa.Function]bool{}, registered: map[*ssa.Function]bool{},
+		fresh: map[*types.Func]string{}, dispatched: map[*ssa.Function]bool{}, registered: map[*ssa.Function]bool{}, queued: map[*ssa.Function]bool{},
 		resultAck: map[*ssa.Function]resultAck{}}
 }
 
@@ -937,6 +940,11 @@ func (a *pkgAnalysis) failingCall(v ssa.Value, depth int) bool {
 			case knowledge.Ack, knowledge.Nack, knowledge.Fetch, knowledge.RedisLookup, knowledge.Scan, knowledge.RowsAffected, knowledge.Prepare, knowledge.NewRequest,
 				knowledge.Decode, knowledge.Telemetry, knowledge.Ignore:
 				return false
+			}
+		}
+		for _, r := range rules {
+			if r.Role == knowledge.Effect || r.Role == knowledge.Publish {
+				return true // a catalogued effect failing (smtp.SendMail takes no context)
 			}
 		}
 		// The error of a go-redis command that is an effect

@@ -255,3 +255,146 @@ func (a *pkgAnalysis) benignName(fn *types.Func) bool {
 	}
 	return false
 }
+
+// checkOffsetSkips reports a failure a handler goes past, to the next
+// message of a source whose acks are offsets (Kafka): nothing naks it or
+// forwards it (a dead-letter publish), the handler neither stops nor
+// retries it, and the next message's ack commits the failed one's offset
+// with its own — the failed message is never redelivered.
+func (a *pkgAnalysis) checkOffsetSkips(s *summary, name string) {
+	var next []*ssa.BasicBlock
+	for _, in := range s.sources {
+		if a.offsetSource(in) {
+			next = append(next, in.Block())
+		}
+	}
+	if len(next) == 0 || !a.acksOffsets(s) {
+		return
+	}
+	// A path stops where the message is settled or the failure handled on
+	// purpose: a nak, a dead-letter publish, an exit, an ack of this
+	// message (reported on its own when it follows a failure), a benign
+	// side (a duplicate).
+	stops := func(b *ssa.BasicBlock) bool {
+		for _, bb := range s.benign {
+			if bb.side == b {
+				return true
+			}
+		}
+		for _, instr := range b.Instrs {
+			if ci, ok := instr.(ssa.CallInstruction); ok && containsCall(s.acks, ci) {
+				return true
+			}
+		}
+		for _, instr := range b.Instrs {
+			ci, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			f := callee(ci.Common())
+			if a.cat.Has(f, knowledge.Nack) || a.cat.Has(f, knowledge.Publish) || a.cat.Has(f, knowledge.NoReturn) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, f := range s.failures {
+		for _, src := range next {
+			past := pathTo([]*ssa.BasicBlock{f.fresh}, src, f.blk, func(b *ssa.BasicBlock) []*ssa.BasicBlock {
+				if stops(b) {
+					return nil
+				}
+				return b.Succs
+			})
+			if past {
+				a.report(IDEM003, failurePos(f), name, token.NoPos, "",
+					"handler %s goes on to the next message when %s fails: acking a later offset commits this one too, and the message is lost", name, f.what)
+				break
+			}
+		}
+	}
+}
+
+// offsetSource reports whether in, a message source, delivers messages
+// acked by offset.
+func (a *pkgAnalysis) offsetSource(in ssa.Instruction) bool {
+	offsets := func(t types.Type) bool {
+		m := a.cat.Message(t)
+		return m != nil && m.Offsets
+	}
+	switch in := in.(type) {
+	case *ssa.UnOp:
+		return offsets(in.X.Type())
+	case *ssa.Select:
+		for _, st := range in.States {
+			if st.Dir == types.RecvOnly && offsets(st.Chan.Type()) {
+				return true
+			}
+		}
+	case ssa.CallInstruction:
+		if v := in.Value(); v != nil {
+			if t, ok := v.Type().(*types.Tuple); ok {
+				for i := 0; i < t.Len(); i++ {
+					if offsets(t.At(i).Type()) {
+						return true
+					}
+				}
+				return false
+			}
+			return offsets(v.Type())
+		}
+	}
+	return false
+}
+
+// acksOffsets reports whether s acks its messages, itself or through the
+// program's own function it hands a message to.
+func (a *pkgAnalysis) acksOffsets(s *summary) bool {
+	if len(s.acks) > 0 {
+		return true
+	}
+	for _, b := range s.fn.Blocks {
+		for _, instr := range b.Instrs {
+			ci, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			if f := ci.Common().StaticCallee(); f != nil && a.local(pkgOf(f)) && f.Blocks != nil && a.messageArg(ci) {
+				if len(a.summary(f).acks) > 0 {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// failurePos is where a failure is tested: the comparison of its error, or
+// the failing call.
+func failurePos(f *decision) token.Pos {
+	if ifi, ok := f.blk.Instrs[len(f.blk.Instrs)-1].(*ssa.If); ok {
+		if c, ok := ifi.Cond.(*ssa.BinOp); ok && c.Pos().IsValid() {
+			return c.Pos()
+		}
+	}
+	for v := f.err; v != nil; {
+		switch x := v.(type) {
+		case *ssa.Extract:
+			v = x.Tuple
+			continue
+		case *ssa.Call:
+			return x.Pos()
+		}
+		break
+	}
+	return f.blk.Instrs[len(f.blk.Instrs)-1].Pos()
+}
+
+func containsCall(cs []ssa.CallInstruction, c ssa.CallInstruction) bool {
+	for _, x := range cs {
+		if x == c {
+			return true
+		}
+	}
+	return false
+}

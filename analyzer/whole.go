@@ -244,6 +244,7 @@ func dynamicCallees(prog *ssa.Program, funcs []*ssa.Function) map[ssa.CallInstru
 			}
 		}
 	}
+	insts := newInstances(funcs)
 	initial := callgraph.New(nil)
 	sites := map[ssa.CallInstruction][]*ssa.Function{} // the initial graph's dynamic edges
 	// Wrappers have bodies too: their calls to the methods they wrap are
@@ -277,6 +278,14 @@ func dynamicCallees(prog *ssa.Program, funcs []*ssa.Function) map[ssa.CallInstru
 					sites[ci] = targets
 				default:
 					targets = bySig[sigKey(cc.Signature())]
+					if generic(cc.Signature()) {
+						// A func value of a generic body (a generic
+						// queue's handler field): values reach it through
+						// instantiations, whose bodies are not built, so
+						// the taken functions of the signatures it has in
+						// the program's instantiations.
+						targets = insts.matching(fn, bySig, cc.Signature())
+					}
 					sites[ci] = targets
 				}
 				for _, f := range targets {
@@ -306,8 +315,12 @@ func dynamicCallees(prog *ssa.Program, funcs []*ssa.Function) map[ssa.CallInstru
 		}
 	}
 	for site, fs := range sites {
-		if len(out[site]) == 0 && site.Common().IsInvoke() && len(fs) > 0 {
-			out[site] = append([]*ssa.Function(nil), fs...)
+		if len(out[site]) == 0 && (site.Common().IsInvoke() || generic(site.Common().Signature())) {
+			for _, f := range fs {
+				if f = unwrap(prog, f); f != nil && f.Blocks != nil && own[f] && !containsFunc(out[site], f) {
+					out[site] = append(out[site], f)
+				}
+			}
 		}
 	}
 	for _, fs := range out {
@@ -316,6 +329,45 @@ func dynamicCallees(prog *ssa.Program, funcs []*ssa.Function) map[ssa.CallInstru
 		})
 	}
 	return out
+}
+
+// generic reports whether sig mentions a type parameter.
+func generic(sig *types.Signature) bool {
+	return mentionsTypeParam(sig.Params(), 0) || mentionsTypeParam(sig.Results(), 0)
+}
+
+func mentionsTypeParam(t types.Type, depth int) bool {
+	if depth > 6 || t == nil {
+		return false
+	}
+	switch t := types.Unalias(t).(type) {
+	case *types.TypeParam:
+		return true
+	case *types.Tuple:
+		for i := 0; i < t.Len(); i++ {
+			if mentionsTypeParam(t.At(i).Type(), depth+1) {
+				return true
+			}
+		}
+	case *types.Pointer:
+		return mentionsTypeParam(t.Elem(), depth+1)
+	case *types.Slice:
+		return mentionsTypeParam(t.Elem(), depth+1)
+	case *types.Array:
+		return mentionsTypeParam(t.Elem(), depth+1)
+	case *types.Chan:
+		return mentionsTypeParam(t.Elem(), depth+1)
+	case *types.Map:
+		return mentionsTypeParam(t.Key(), depth+1) || mentionsTypeParam(t.Elem(), depth+1)
+	case *types.Named:
+		args := t.TypeArgs()
+		for i := 0; i < args.Len(); i++ {
+			if mentionsTypeParam(args.At(i), depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // sigKey identifies a signature for matching func values with functions:
@@ -442,6 +494,7 @@ func (a *pkgAnalysis) findHandlers() {
 	if a.callees == nil {
 		return
 	}
+	a.findQueueHandlers()
 	handles := map[*ssa.Function]bool{}
 	for _, fn := range a.funcs {
 		if a.receives(fn) {
@@ -475,6 +528,10 @@ func (a *pkgAnalysis) findHandlers() {
 						changed = true
 						if ra, ok := a.ackPolarity(fn, ci); ok {
 							a.resultAck[f] = ra
+						} else if a.queued[fn] {
+							// A queue handler handing its items on: the
+							// queue's protocol applies to the next one.
+							a.queueOn(fn, ci, f)
 						}
 					}
 				}

@@ -266,3 +266,12 @@ func TestRulesFile(t *testing.T) {
 		}
 	}
 }
+
+// TestOwnQueue runs the whole-program check over a service with its own
+// queue layer and no broker client: a persistent work queue whose workers
+// call the handlers registered with it (acked by the items they return),
+// and a disk spool replayed to targets (acked by a nil error). An
+// in-memory worker pool in the same program dispatches nothing.
+func TestOwnQueue(t *testing.T) {
+	checkWhole(t, "ownqueue/...")
+}

@@ -1,5 +1,7 @@
 package knowledge
 
+import "strings"
+
 // The data. Path templates in braces ({amqp}) stand for every import path of
 // a client that has moved or forked (streadway/amqp and amqp091-go, Shopify
 // and IBM sarama, go-redis v8 and v9, pgx v4 and v5, go-micro v4 and v5,
@@ -22,10 +24,10 @@ var paths = map[string][]string{
 var base = Base{
 	Messages: []Message{
 		{Type: "{amqp}.Delivery", Client: "amqp"},
-		{Type: "{sarama}.ConsumerMessage", Client: "sarama"},
-		{Type: "github.com/segmentio/kafka-go.Message", Client: "kafka-go"},
-		{Type: "github.com/twmb/franz-go/pkg/kgo.Record", Client: "franz-go"},
-		{Type: "{confluent}.Message", Client: "confluent-kafka-go"},
+		{Type: "{sarama}.ConsumerMessage", Client: "sarama", Offsets: true},
+		{Type: "github.com/segmentio/kafka-go.Message", Client: "kafka-go", Offsets: true},
+		{Type: "github.com/twmb/franz-go/pkg/kgo.Record", Client: "franz-go", Offsets: true},
+		{Type: "{confluent}.Message", Client: "confluent-kafka-go", Offsets: true},
 		{Type: "github.com/nats-io/nats.go.Msg", Client: "nats"},
 		{Type: "github.com/nats-io/nats.go/jetstream.Msg", Client: "jetstream"},
 		{Type: "github.com/ThreeDotsLabs/watermill/message.Message", Client: "watermill", ReturnAck: true},
@@ -339,7 +341,7 @@ var redis = concat(
 		"Incr", "IncrBy", "IncrByFloat", "Decr", "DecrBy",
 		"HIncrBy", "HIncrByFloat", "ZIncrBy",
 		"LPush", "RPush", "LPushX", "RPushX", "LInsert", "LInsertBefore", "LInsertAfter",
-		"XAdd", "Append", "RPopLPush", "LMove", "BLMove", "SMove",
+		"Append", "RPopLPush", "LMove", "BLMove", "SMove",
 		"JSONNumIncrBy", "JSONArrAppend", "TSAdd", "TSIncrBy", "TSDecrBy"),
 	[]Rule{
 		{Name: "({redis}.*).SetNX", Role: SetNX, Key: "key"},
@@ -357,7 +359,9 @@ var redis = concat(
 		{Name: "({redis}.*).Watch", Role: RedisTx, Arg: "fn"},
 	},
 	each(RedisMark, "redis", "{redis}.*", "Set", "SetEx", "SAdd", "HSet", "MSet", "Expire"),
-	each(Publish, "redis", "{redis}.*", "Publish", "SPublish"),
+	// XADD appends a message to a stream: publishing, like PUBLISH (the
+	// stream's consumers deduplicate), not a write of the handler's own.
+	each(Publish, "redis", "{redis}.*", "Publish", "SPublish", "XAdd"),
 )
 
 // sql returns an SQL effect rule.
@@ -554,11 +558,35 @@ var stdRules = concat(
 	// Decoding and validation: a failure is a poison message, acked on purpose.
 	func() []Rule {
 		var out []Rule
-		for _, p := range []string{"encoding/json", "encoding/xml", "encoding/gob", "encoding/base64", "encoding/hex",
+		for _, p := range []string{"encoding/json", "github.com/json-iterator/go", "encoding/xml", "encoding/gob", "encoding/base64", "encoding/hex",
 			"strconv", "time", "net/url", "google.golang.org/protobuf/proto", "github.com/golang/protobuf/proto",
 			"github.com/vmihailenco/msgpack/v5", "github.com/go-playground/validator/v10", "errors", "fmt", "io"} {
 			out = append(out, Rule{Name: p, Role: Decode})
 		}
+		return out
+	}(),
+	// Serialization: a package that both encodes and decodes the items it
+	// hands from a channel to a registered function is a queue of its own
+	// (items stored and read back), not an in-memory worker pool.
+	func() []Rule {
+		var out []Rule
+		codec := func(pkg string, enc, dec []string) {
+			for _, n := range enc {
+				out = append(out, Rule{Name: qualify(pkg, n), Role: Serialize})
+			}
+			for _, n := range dec {
+				out = append(out, Rule{Name: qualify(pkg, n), Role: Deserialize})
+			}
+		}
+		codec("encoding/json", []string{"Marshal", "MarshalIndent", "(Encoder).Encode"}, []string{"Unmarshal", "(Decoder).Decode"})
+		codec("encoding/xml", []string{"Marshal", "(Encoder).Encode"}, []string{"Unmarshal", "(Decoder).Decode"})
+		codec("encoding/gob", []string{"(Encoder).Encode"}, []string{"(Decoder).Decode"})
+		for _, p := range []string{"google.golang.org/protobuf/proto", "github.com/golang/protobuf/proto",
+			"github.com/vmihailenco/msgpack/v5", "github.com/goccy/go-json", "github.com/bytedance/sonic"} {
+			codec(p, []string{"Marshal"}, []string{"Unmarshal"})
+		}
+		codec("github.com/json-iterator/go", []string{"Marshal", "(API).Marshal", "(Encoder).Encode"},
+			[]string{"Unmarshal", "(API).Unmarshal", "(Decoder).Decode"})
 		return out
 	}(),
 	// Values new on every call: a key built only from them and constants
@@ -621,3 +649,12 @@ var telemetry = func() []Rule {
 	}
 	return out
 }()
+
+// qualify names member n of package pkg: "(T).M" becomes "(pkg.T).M", a
+// function F "pkg.F".
+func qualify(pkg, n string) string {
+	if rest, ok := strings.CutPrefix(n, "("); ok {
+		return "(" + pkg + "." + rest
+	}
+	return pkg + "." + n
+}

@@ -64,6 +64,8 @@ const (
 	FreshValue                     // returns a value new on every call (uuid.New, time.Now)
 	RandRead                       // fills its argument with random bytes
 	ClockMethod                    // a method of the clock's value that keeps its resolution (UnixNano)
+	Serialize                      // encodes a value to bytes for a store or the wire (json.Marshal, gob, protobuf)
+	Deserialize                    // decodes bytes back into a value (json.Unmarshal …): with Serialize, the mark of a persistent queue
 )
 
 var roleNames = map[Role]string{
@@ -75,6 +77,7 @@ var roleNames = map[Role]string{
 	Scan: "scan", RedisMark: "redis mark", Register: "register", Dedup: "dedup", Telemetry: "telemetry",
 	Ignore: "ignore", Decode: "decode", Benign: "benign", HeaderSet: "header set", NoReturn: "no return",
 	FreshValue: "fresh value", RandRead: "rand read", ClockMethod: "clock method",
+	Serialize: "serialize", Deserialize: "deserialize",
 }
 
 // String names the role.
@@ -188,6 +191,10 @@ type Message struct {
 	// ReturnAck: handlers of this message are acked by returning nil (asynq,
 	// watermill router handlers, RocketMQ push consumers).
 	ReturnAck bool
+	// Offsets: acks are offsets, cumulative per partition (Kafka): acking
+	// a later message acks every earlier one, so a failed message the
+	// handler goes past without stopping is lost.
+	Offsets bool
 }
 
 // TypeRole is what a named type is to the engine.

@@ -1,0 +1,356 @@
+package analyzer
+
+import (
+	"go/token"
+	"go/types"
+
+	"github.com/idemkit/idem/analyzer/knowledge"
+	"golang.org/x/tools/go/ssa"
+)
+
+// A service's own queue layer. Large services write their own persistent
+// queues (work queues over Redis lists or LevelDB, event spools on disk,
+// outbox tables): no broker client is involved, so neither a catalogued
+// message type nor a registration API shows where messages enter. The
+// queue is recognised by its shape instead: a package of the program that
+// both serializes and decodes values (items are stored and read back — an
+// in-memory worker pool does neither) and hands an item it received from a
+// channel to a function value or an interface method, directly or through
+// its own functions. The functions reached that way are handlers; their
+// dispatcher treats a nil error (or no items handed back, for a handler that
+// returns the items it did not handle) as done.
+
+// findQueueHandlers marks the handlers of the program's own queues as
+// dispatched (see above); findHandlers then follows them as it follows
+// every dispatched handler.
+func (a *pkgAnalysis) findQueueHandlers() {
+	ser, de := a.reaching(knowledge.Serialize), a.reaching(knowledge.Deserialize)
+	encodes, decodes := map[*ssa.Package]bool{}, map[*ssa.Package]bool{}
+	for f := range ser {
+		encodes[f.Pkg] = true
+	}
+	for f := range de {
+		decodes[f.Pkg] = true
+	}
+	for _, fn := range a.funcs {
+		if !encodes[fn.Pkg] || !decodes[fn.Pkg] {
+			continue
+		}
+		if items := a.receivedItems(fn); len(items.vals) > 0 || len(items.sel) > 0 {
+			a.dispatchItems(fn, items, 0, map[*ssa.Function]bool{})
+		}
+	}
+}
+
+// reaching returns the program's functions that call a function of role r,
+// directly or through the program's functions they call (statically or
+// dynamically).
+func (a *pkgAnalysis) reaching(r knowledge.Role) map[*ssa.Function]bool {
+	set := map[*ssa.Function]bool{}
+	callers := map[*ssa.Function][]*ssa.Function{}
+	var work []*ssa.Function
+	for _, fn := range a.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				ci, ok := instr.(ssa.CallInstruction)
+				if !ok {
+					continue
+				}
+				if a.cat.Has(callee(ci.Common()), r) && !set[fn] {
+					set[fn] = true
+					work = append(work, fn)
+				}
+				if f := ci.Common().StaticCallee(); f != nil {
+					if f.Blocks == nil && f.Origin() != nil {
+						f = f.Origin()
+					}
+					callers[f] = append(callers[f], fn)
+				}
+				for _, f := range a.callees[ci] {
+					callers[f] = append(callers[f], fn)
+				}
+			}
+		}
+	}
+	for len(work) > 0 {
+		f := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, c := range callers[f] {
+			if !set[c] {
+				set[c] = true
+				work = append(work, c)
+			}
+		}
+	}
+	return set
+}
+
+// items are the values of a function that carry a queue item: receives
+// from a channel of items, and the parameters an item was passed to.
+type items struct {
+	vals map[ssa.Value]bool
+	sel  map[*ssa.Select]map[int]bool // select results (Extract indexes) that are received items
+}
+
+// receivedItems returns fn's receives from channels whose elements can be
+// items: not signals (struct{}, bool, numbers, errors, contexts, times,
+// funcs, channels).
+func (a *pkgAnalysis) receivedItems(fn *ssa.Function) items {
+	it := items{vals: map[ssa.Value]bool{}, sel: map[*ssa.Select]map[int]bool{}}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch in := instr.(type) {
+			case *ssa.UnOp:
+				if in.Op == token.ARROW && itemChan(in.X.Type()) {
+					it.vals[in] = true
+				}
+			case *ssa.Select:
+				k := 0
+				for _, st := range in.States {
+					if st.Dir != types.RecvOnly {
+						continue
+					}
+					if itemChan(st.Chan.Type()) {
+						if it.sel[in] == nil {
+							it.sel[in] = map[int]bool{}
+						}
+						it.sel[in][2+k] = true
+					}
+					k++
+				}
+			}
+		}
+	}
+	return it
+}
+
+// itemChan reports whether t is a channel whose elements can be queue
+// items rather than signals.
+func itemChan(t types.Type) bool {
+	ch, ok := t.Underlying().(*types.Chan)
+	if !ok {
+		return false
+	}
+	e := ch.Elem()
+	if n, ok := types.Unalias(e).(*types.Named); ok && n.Obj().Pkg() != nil {
+		switch n.Obj().Pkg().Path() {
+		case "time", "context", "os", "syscall":
+			return false
+		}
+	}
+	switch u := e.Underlying().(type) {
+	case *types.Basic:
+		return u.Kind() == types.String
+	case *types.Struct:
+		return u.NumFields() > 0
+	case *types.Signature, *types.Chan:
+		return false
+	case *types.Interface:
+		return !isError(e)
+	}
+	return true
+}
+
+// carries reports whether v carries one of it's items: the item itself, a
+// part of it, a value built from it (a decoded copy, a slice or batch of
+// items), through a bounded number of steps.
+func (it items) carries(v ssa.Value, depth int) bool {
+	if v == nil || depth > 8 {
+		return false
+	}
+	if it.vals[v] {
+		return true
+	}
+	switch v := v.(type) {
+	case *ssa.Extract:
+		if sel, ok := v.Tuple.(*ssa.Select); ok {
+			return it.sel[sel][v.Index]
+		}
+		return it.carries(v.Tuple, depth+1)
+	case *ssa.UnOp:
+		return v.Op != token.ARROW && it.carries(v.X, depth+1)
+	case *ssa.FieldAddr:
+		return it.carries(v.X, depth+1)
+	case *ssa.Field:
+		return it.carries(v.X, depth+1)
+	case *ssa.IndexAddr:
+		return it.carries(v.X, depth+1)
+	case *ssa.Index:
+		return it.carries(v.X, depth+1)
+	case *ssa.Slice:
+		return it.carries(v.X, depth+1)
+	case *ssa.MakeInterface:
+		return it.carries(v.X, depth+1)
+	case *ssa.ChangeType:
+		return it.carries(v.X, depth+1)
+	case *ssa.Convert:
+		return it.carries(v.X, depth+1)
+	case *ssa.TypeAssert:
+		return it.carries(v.X, depth+1)
+	case *ssa.Phi:
+		for _, e := range v.Edges {
+			if it.carries(e, depth+1) {
+				return true
+			}
+		}
+	case *ssa.Alloc:
+		// A slice literal or a local of items: a store of an item into it.
+		for _, r := range *v.Referrers() {
+			switch r := r.(type) {
+			case *ssa.Store:
+				if r.Addr == v && it.carries(r.Val, depth+1) {
+					return true
+				}
+			case *ssa.IndexAddr:
+				for _, rr := range *r.Referrers() {
+					if st, ok := rr.(*ssa.Store); ok && st.Addr == r && it.carries(st.Val, depth+1) {
+						return true
+					}
+				}
+			}
+		}
+	case *ssa.Call:
+		// A value decoded or built from an item by the program's own
+		// function (or append).
+		if _, ok := v.Call.Value.(*ssa.Builtin); ok || v.Call.StaticCallee() != nil {
+			for _, x := range v.Call.Args {
+				if it.carries(x, depth+1) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// dispatchItems follows fn's calls that are given an item: a dynamic call
+// dispatches the item to its callees (handlers); a static call of the
+// program's own function is followed into it, the parameters given an item
+// being items there.
+func (a *pkgAnalysis) dispatchItems(fn *ssa.Function, it items, depth int, seen map[*ssa.Function]bool) {
+	if seen[fn] {
+		return
+	}
+	seen[fn] = true
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			ci, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			cc := ci.Common()
+			var given []int
+			for i, x := range cc.Args {
+				if it.carries(x, 0) {
+					given = append(given, i)
+				}
+			}
+			if len(given) == 0 {
+				continue
+			}
+			if _, ok := cc.Value.(*ssa.Builtin); ok {
+				continue
+			}
+			if f := cc.StaticCallee(); f != nil {
+				if f.Blocks == nil && f.Origin() != nil {
+					f = f.Origin()
+				}
+				if depth >= 4 || !a.local(pkgOf(f)) || f.Blocks == nil {
+					continue
+				}
+				sub := items{vals: map[ssa.Value]bool{}}
+				for _, i := range given {
+					if i < len(f.Params) {
+						sub.vals[f.Params[i]] = true
+					}
+				}
+				a.dispatchItems(f, sub, depth+1, seen)
+				continue
+			}
+			if cc.IsInvoke() && a.cat.Lookup(cc.Method) != nil {
+				continue // a client's interface: the catalog says what it is
+			}
+			for _, f := range a.callees[ci] {
+				if f.Parent() == fn || !a.local(f.Pkg) {
+					continue
+				}
+				a.dispatched[f] = true
+				a.queued[f] = true
+				if ra, ok := itemsAck(ci, cc.Args[given[0]]); ok {
+					if _, set := a.resultAck[f]; !set {
+						a.resultAck[f] = ra
+					}
+				}
+			}
+		}
+	}
+}
+
+// itemsAck says how a queue acks by the result of its call ci to a handler
+// given item: nil for a result of the item's own type (the items it did
+// not handle, handed back), else nil for an error result.
+func itemsAck(ci ssa.CallInstruction, item ssa.Value) (resultAck, bool) {
+	res := ci.Common().Signature().Results()
+	for i := 0; i < res.Len(); i++ {
+		if sameItems(res.At(i).Type(), item.Type()) {
+			return resultAck{index: i, isErr: true}, true
+		}
+	}
+	if n := res.Len(); n > 0 && isError(res.At(n-1).Type()) {
+		return resultAck{index: n - 1, isErr: true}, true
+	}
+	return resultAck{}, false
+}
+
+// paramItems returns fn's parameters as items: what a queue handler is
+// given.
+func paramItems(fn *ssa.Function) items {
+	it := items{vals: map[ssa.Value]bool{}}
+	for _, p := range fn.Params {
+		it.vals[p] = true
+	}
+	return it
+}
+
+// sameItems reports whether x and y are slices of the same items: of
+// identical element types, or of a type parameter (a generic queue's T).
+func sameItems(x, y types.Type) bool {
+	xs, ok := x.Underlying().(*types.Slice)
+	if !ok {
+		return false
+	}
+	ys, ok := y.Underlying().(*types.Slice)
+	if !ok {
+		return false
+	}
+	_, xp := types.Unalias(xs.Elem()).(*types.TypeParam)
+	_, yp := types.Unalias(ys.Elem()).(*types.TypeParam)
+	return xp || yp || types.Identical(xs.Elem(), ys.Elem())
+}
+
+// queueOn carries the queue's protocol from fn, a queue handler, to f, the
+// handler fn's call ci hands its items to.
+func (a *pkgAnalysis) queueOn(fn *ssa.Function, ci ssa.CallInstruction, f *ssa.Function) {
+	it := paramItems(fn)
+	for _, x := range ci.Common().Args {
+		if !it.carries(x, 0) {
+			continue
+		}
+		a.queued[f] = true
+		if ra, ok := itemsAck(ci, x); ok {
+			if _, set := a.resultAck[f]; !set {
+				a.resultAck[f] = ra
+			}
+		}
+		return
+	}
+}
+
+// pkgOf returns f's package; an instance of a generic function has none of
+// its own, its origin's.
+func pkgOf(f *ssa.Function) *ssa.Package {
+	if f.Pkg == nil && f.Origin() != nil {
+		return f.Origin().Pkg
+	}
+	return f.Pkg
+}

@@ -1,0 +1,94 @@
+// Package targets sends stored events to their destinations.
+package targets
+
+import (
+	"bytes"
+	"database/sql"
+	"encoding/json"
+	"net/http"
+	"os"
+
+	"github.com/nats-io/nats.go"
+
+	"ownqueue/spool"
+)
+
+// SQLTarget appends an access-log row per event.
+type SQLTarget struct {
+	db    *sql.DB
+	store *spool.Store
+}
+
+// Name implements spool.Target.
+func (t *SQLTarget) Name() string { return "sql" }
+
+// SendFromStore inserts the event's row, then deletes it from the store:
+// a crash in between inserts it twice.
+func (t *SQLTarget) SendFromStore(key spool.Key) error {
+	ev, err := t.store.Get(key)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return nil // sent already
+		}
+		return err
+	}
+	if _, err := t.db.Exec("INSERT INTO access_log (bucket, object, action) VALUES ($1, $2, $3)", ev.Bucket, ev.Object, ev.Action); err != nil { // want `effect sql.DB.Exec "INSERT INTO access_log.*" in handler SQLTarget.SendFromStore is not guarded by a dedup check \(IDEM001\)`
+		return err
+	}
+	return t.store.Del(key)
+}
+
+// WebhookTarget posts every event.
+type WebhookTarget struct {
+	url   string
+	store *spool.Store
+}
+
+// Name implements spool.Target.
+func (t *WebhookTarget) Name() string { return "webhook" }
+
+// SendFromStore posts the event, then deletes it.
+func (t *WebhookTarget) SendFromStore(key spool.Key) error {
+	ev, err := t.store.Get(key)
+	if err != nil {
+		return err
+	}
+	b, _ := json.Marshal(ev)
+	resp, err := http.Post(t.url, "application/json", bytes.NewReader(b)) // want `effect http.Post .*in handler WebhookTarget.SendFromStore is not guarded by a dedup check \(IDEM001\)`
+	if err != nil {
+		return err
+	}
+	resp.Body.Close()
+	return t.store.Del(key)
+}
+
+// NATSTarget forwards every event: at-least-once forwarding, the
+// subscribers deduplicate.
+type NATSTarget struct {
+	nc    *nats.Conn
+	store *spool.Store
+}
+
+// Name implements spool.Target.
+func (t *NATSTarget) Name() string { return "nats" }
+
+// SendFromStore publishes the event, then deletes it.
+func (t *NATSTarget) SendFromStore(key spool.Key) error {
+	ev, err := t.store.Get(key)
+	if err != nil {
+		return err
+	}
+	b, _ := json.Marshal(ev)
+	if err := t.nc.Publish("events", b); err != nil {
+		return err
+	}
+	return t.store.Del(key)
+}
+
+// Start replays the store to every target.
+func Start(db *sql.DB, nc *nats.Conn, url string, done <-chan struct{}) {
+	st := spool.New("/var/spool/events")
+	spool.Stream(st, &SQLTarget{db: db, store: st}, done)
+	spool.Stream(st, &WebhookTarget{url: url, store: st}, done)
+	spool.Stream(st, &NATSTarget{nc: nc, store: st}, done)
+}
