@@ -110,7 +110,21 @@
 // dispatch map, a select loop), which become handlers themselves, with
 // IDEM003 when they return the acking value after a failure and IDEM002
 // when a goroutine is not waited for before that return; func-typed fields
-// and parameters. See CheckProgram.
+// and parameters, also in generic code (a func value of a generic body is
+// matched with the functions of the signatures it has in the program's
+// instantiations). See CheckProgram.
+//
+// The standalone mode also recognises a service's own queue layer, with no
+// broker client in sight, by its shape: a package of the program that both
+// serializes and decodes values (json, gob, xml, protobuf, msgpack,
+// jsoniter — items are stored and read back) and hands a value it received
+// from a channel to a func value or an interface method, directly or
+// through its own functions. A work queue over Redis or LevelDB whose
+// workers call the handler registered with it, an event spool on disk
+// replayed to its targets: the functions reached are handlers, acked by a
+// nil error, or, for a handler that returns the items it did not handle
+// (func(items ...T) []T), by handing none back. An in-memory worker pool
+// (no serialization) is not a queue: its jobs are not handlers.
 //
 // As a vet tool (go vet -vettool, golangci-lint, idemlint -modular), the
 // analyzer is modular: it sees one package at a time and other packages
@@ -143,9 +157,12 @@
 // constructor count as committing explicitly. A dedup key that cannot be
 // followed counts as depending on the message. A closure called through a
 // func value (a callback handed to a writer or a retry helper) is judged
-// where it is made. A queue the program implements itself (a disk queue, a
-// table polled by SQL) has no handlers until a rules file says which call
-// fetches its messages. The interface policy's default (annotated) is the
+// where it is made. A queue the program implements itself is found only by
+// the shape above (and only in the standalone mode): one that hands items
+// over without a channel (a table polled by SQL and handled in the same
+// loop, a callback run by the goroutine that reads the store) has no
+// handlers until a rules file says which call fetches its messages or
+// registers its handlers. The interface policy's default (annotated) is the
 // precise one; -iface=verbs trades precision for recall on interfaces the
 // program does not implement.
 //

@@ -15,8 +15,10 @@ var doc003 = CodeDoc{
 	Text: `The message is acked on a failure path — after the effect or a processing
 step failed, in a deferred ack, or by returning success from a handler
 acked by its return (asynq, watermill, RocketMQ): the error is swallowed
-and the message lost. Acking a message that cannot be decoded, or a
-duplicate, is not a failure.
+and the message lost. Where acks are offsets (Kafka), going on to the next
+message after a failure without a nak, a dead-letter publish or a return
+loses the failed message too: the next message's ack commits its offset.
+Acking a message that cannot be decoded, or a duplicate, is not a failure.
 `,
 	Bad: `defer m.Ack()
 if err := apply(ctx, m); err != nil {
