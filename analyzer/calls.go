@@ -713,6 +713,13 @@ func (a *pkgAnalysis) addFuncCheck(s *summary, ci ssa.CallInstruction, fn *types
 // effectRule classifies a catalogued effect call.
 func (a *pkgAnalysis) effectRule(s *summary, ci ssa.CallInstruction, r bound, recv ssa.Value, args []ssa.Value) {
 	cc := ci.Common()
+	if a.queuePkgs[pkgOf(s.fn)] {
+		// The program's own queue storing an item: publishing.
+		if a.cfg.publish {
+			a.addEffect(s, ci, describeCall(cc), knowledge.PublishKind, recv)
+		}
+		return
+	}
 	call, _ := ci.(*ssa.Call)
 	switch r.Mode {
 	case knowledge.Always:
@@ -789,6 +796,18 @@ func (a *pkgAnalysis) effectRule(s *summary, ci ssa.CallInstruction, r bound, re
 		o.innerFact.HeaderParam = keyParam
 	case knowledge.HTTPPost:
 		a.addEffect(s, ci, describeCall(cc), knowledge.HTTP, recv)
+	case knowledge.RedisCommand:
+		name, ok := constString(arg(args, r.arg))
+		if !ok {
+			return // a command not known here: not taken for a write
+		}
+		desc := describeCall(cc) + " " + strings.ToUpper(name)
+		switch effect, publish := a.cat.RedisCommand(name); {
+		case effect:
+			a.addEffect(s, ci, desc, knowledge.Redis, recv)
+		case publish && a.cfg.publish:
+			a.addEffect(s, ci, desc, knowledge.PublishKind, recv)
+		}
 	}
 }
 

@@ -40,6 +40,11 @@ type pkgAnalysis struct {
 	// queued: the handlers of the program's own queues (queues.go), and
 	// what they dispatch their items to.
 	queued map[*ssa.Function]bool
+	// queuePkgs: the packages that implement such a queue; their writes
+	// store items, they publish.
+	queuePkgs map[*ssa.Package]bool
+	// encoders: the program's functions that serialize (queues.go).
+	encoders map[*ssa.Function]bool
 	// resultAck: handlers whose dispatcher acks the message by one of
 	// their results (true, or a nil error).
 	resultAck map[*ssa.Function]resultAck
@@ -89,7 +94,7 @@ func newPkgAnalysis(pass *analysis.Pass, cat *knowledge.Catalog, cfg *config, di
 func newAnalysis(fset *token.FileSet, cat *knowledge.Catalog, cfg *config, dirs *directives) *pkgAnalysis {
 	return &pkgAnalysis{fset: fset, cat: cat, cfg: cfg, dirs: dirs,
 		sums: map[*ssa.Function]*summary{}, uses: map[*ssa.Function]*funcUses{}, seen: map[string]bool{},
-		fresh: map[*types.Func]string{}, dispatched: map[*ssa.Function]bool{}, registered: map[*ssa.Function]bool{}, queued: map[*ssa.Function]bool{},
+		fresh: map[*types.Func]string{}, dispatched: map[*ssa.Function]bool{}, registered: map[*ssa.Function]bool{}, queued: map[*ssa.Function]bool{}, queuePkgs: map[*ssa.Package]bool{},
 		resultAck: map[*ssa.Function]resultAck{}}
 }
 

@@ -301,6 +301,9 @@ func (a *pkgAnalysis) checkOffsetSkips(s *summary, name string) {
 		return false
 	}
 	for _, f := range s.failures {
+		if a.settledInside(f) {
+			continue
+		}
 		for _, src := range next {
 			past := pathTo([]*ssa.BasicBlock{f.fresh}, src, f.blk, func(b *ssa.BasicBlock) []*ssa.BasicBlock {
 				if stops(b) {
@@ -399,4 +402,49 @@ func containsCall(cs []ssa.CallInstruction, c ssa.CallInstruction) bool {
 		}
 	}
 	return false
+}
+
+// settledInside reports whether the failing call of f is to the program's
+// own function that acks the message before every error it returns (a
+// poison message marked on purpose, its error returned only to be logged).
+func (a *pkgAnalysis) settledInside(f *decision) bool {
+	v := f.err
+	for {
+		x, ok := v.(*ssa.Extract)
+		if !ok {
+			break
+		}
+		v = x.Tuple
+	}
+	call, ok := v.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	g := call.Call.StaticCallee()
+	if g == nil || g.Blocks == nil || !a.local(pkgOf(g)) {
+		return false
+	}
+	cs := a.summary(g)
+	if len(cs.acks) == 0 {
+		return false
+	}
+	errs := 0
+	for _, b := range g.Blocks {
+		r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok || len(r.Results) == 0 || !isError(r.Results[len(r.Results)-1].Type()) || isNilConst(r.Results[len(r.Results)-1]) {
+			continue
+		}
+		errs++
+		acked := false
+		for _, ack := range cs.acks {
+			if ab := ack.Block(); ab == b || ab.Dominates(b) {
+				acked = true
+				break
+			}
+		}
+		if !acked {
+			return false
+		}
+	}
+	return errs > 0
 }

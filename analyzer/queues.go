@@ -18,13 +18,16 @@ import (
 // channel to a function value or an interface method, directly or through
 // its own functions. The functions reached that way are handlers; their
 // dispatcher treats a nil error (or no items handed back, for a handler that
-// returns the items it did not handle) as done.
+// returns the items it did not handle) as done. The queue package's own
+// writes (the RPUSH that stores an item) are publishing, not effects of the
+// handler that pushes another item.
 
 // findQueueHandlers marks the handlers of the program's own queues as
 // dispatched (see above); findHandlers then follows them as it follows
 // every dispatched handler.
 func (a *pkgAnalysis) findQueueHandlers() {
 	ser, de := a.reaching(knowledge.Serialize), a.reaching(knowledge.Deserialize)
+	a.encoders = ser
 	encodes, decodes := map[*ssa.Package]bool{}, map[*ssa.Package]bool{}
 	for f := range ser {
 		encodes[f.Pkg] = true
@@ -37,7 +40,9 @@ func (a *pkgAnalysis) findQueueHandlers() {
 			continue
 		}
 		if items := a.receivedItems(fn); len(items.vals) > 0 || len(items.sel) > 0 {
-			a.dispatchItems(fn, items, 0, map[*ssa.Function]bool{})
+			if a.dispatchItems(fn, items, 0, map[*ssa.Function]bool{}) {
+				a.queuePkgs[fn.Pkg] = true
+			}
 		}
 	}
 }
@@ -88,15 +93,16 @@ func (a *pkgAnalysis) reaching(r knowledge.Role) map[*ssa.Function]bool {
 // items are the values of a function that carry a queue item: receives
 // from a channel of items, and the parameters an item was passed to.
 type items struct {
-	vals map[ssa.Value]bool
-	sel  map[*ssa.Select]map[int]bool // select results (Extract indexes) that are received items
+	encoders map[*ssa.Function]bool // the program's functions that serialize
+	vals     map[ssa.Value]bool
+	sel      map[*ssa.Select]map[int]bool // select results (Extract indexes) that are received items
 }
 
 // receivedItems returns fn's receives from channels whose elements can be
 // items: not signals (struct{}, bool, numbers, errors, contexts, times,
 // funcs, channels).
 func (a *pkgAnalysis) receivedItems(fn *ssa.Function) items {
-	it := items{vals: map[ssa.Value]bool{}, sel: map[*ssa.Select]map[int]bool{}}
+	it := items{encoders: a.encoders, vals: map[ssa.Value]bool{}, sel: map[*ssa.Select]map[int]bool{}}
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			switch in := instr.(type) {
@@ -212,6 +218,9 @@ func (it items) carries(v ssa.Value, depth int) bool {
 	case *ssa.Call:
 		// A value decoded or built from an item by the program's own
 		// function (or append).
+		if f := v.Call.StaticCallee(); f != nil && it.encoders[origin(f)] {
+			return false // an item encoded to be stored again, not handled
+		}
 		if _, ok := v.Call.Value.(*ssa.Builtin); ok || v.Call.StaticCallee() != nil {
 			for _, x := range v.Call.Args {
 				if it.carries(x, depth+1) {
@@ -226,10 +235,10 @@ func (it items) carries(v ssa.Value, depth int) bool {
 // dispatchItems follows fn's calls that are given an item: a dynamic call
 // dispatches the item to its callees (handlers); a static call of the
 // program's own function is followed into it, the parameters given an item
-// being items there.
-func (a *pkgAnalysis) dispatchItems(fn *ssa.Function, it items, depth int, seen map[*ssa.Function]bool) {
+// being items there. It reports whether it dispatched any.
+func (a *pkgAnalysis) dispatchItems(fn *ssa.Function, it items, depth int, seen map[*ssa.Function]bool) (found bool) {
 	if seen[fn] {
-		return
+		return false
 	}
 	seen[fn] = true
 	for _, b := range fn.Blocks {
@@ -241,7 +250,7 @@ func (a *pkgAnalysis) dispatchItems(fn *ssa.Function, it items, depth int, seen 
 			cc := ci.Common()
 			var given []int
 			for i, x := range cc.Args {
-				if it.carries(x, 0) {
+				if it.carries(x, 0) && !opaque(paramType(cc, i)) {
 					given = append(given, i)
 				}
 			}
@@ -255,16 +264,18 @@ func (a *pkgAnalysis) dispatchItems(fn *ssa.Function, it items, depth int, seen 
 				if f.Blocks == nil && f.Origin() != nil {
 					f = f.Origin()
 				}
-				if depth >= 4 || !a.local(pkgOf(f)) || f.Blocks == nil {
+				// The queue's own functions only: beyond its package an
+				// item is the handler's business.
+				if depth >= 4 || pkgOf(f) != pkgOf(fn) || f.Blocks == nil {
 					continue
 				}
-				sub := items{vals: map[ssa.Value]bool{}}
+				sub := items{encoders: it.encoders, vals: map[ssa.Value]bool{}}
 				for _, i := range given {
 					if i < len(f.Params) {
 						sub.vals[f.Params[i]] = true
 					}
 				}
-				a.dispatchItems(f, sub, depth+1, seen)
+				found = a.dispatchItems(f, sub, depth+1, seen) || found
 				continue
 			}
 			if cc.IsInvoke() && a.cat.Lookup(cc.Method) != nil {
@@ -276,6 +287,7 @@ func (a *pkgAnalysis) dispatchItems(fn *ssa.Function, it items, depth int, seen 
 				}
 				a.dispatched[f] = true
 				a.queued[f] = true
+				found = true
 				if ra, ok := itemsAck(ci, cc.Args[given[0]]); ok {
 					if _, set := a.resultAck[f]; !set {
 						a.resultAck[f] = ra
@@ -284,6 +296,7 @@ func (a *pkgAnalysis) dispatchItems(fn *ssa.Function, it items, depth int, seen 
 			}
 		}
 	}
+	return found
 }
 
 // itemsAck says how a queue acks by the result of its call ci to a handler
@@ -304,8 +317,8 @@ func itemsAck(ci ssa.CallInstruction, item ssa.Value) (resultAck, bool) {
 
 // paramItems returns fn's parameters as items: what a queue handler is
 // given.
-func paramItems(fn *ssa.Function) items {
-	it := items{vals: map[ssa.Value]bool{}}
+func (a *pkgAnalysis) paramItems(fn *ssa.Function) items {
+	it := items{encoders: a.encoders, vals: map[ssa.Value]bool{}}
 	for _, p := range fn.Params {
 		it.vals[p] = true
 	}
@@ -331,7 +344,7 @@ func sameItems(x, y types.Type) bool {
 // queueOn carries the queue's protocol from fn, a queue handler, to f, the
 // handler fn's call ci hands its items to.
 func (a *pkgAnalysis) queueOn(fn *ssa.Function, ci ssa.CallInstruction, f *ssa.Function) {
-	it := paramItems(fn)
+	it := a.paramItems(fn)
 	for _, x := range ci.Common().Args {
 		if !it.carries(x, 0) {
 			continue
@@ -353,4 +366,43 @@ func pkgOf(f *ssa.Function) *ssa.Package {
 		return f.Origin().Pkg
 	}
 	return f.Pkg
+}
+
+// origin is f's generic origin, or f.
+func origin(f *ssa.Function) *ssa.Function {
+	if f.Origin() != nil {
+		return f.Origin()
+	}
+	return f
+}
+
+// paramType is the type of the parameter argument i of cc binds.
+func paramType(cc *ssa.CallCommon, i int) types.Type {
+	if f := cc.StaticCallee(); f != nil {
+		if i < len(f.Params) {
+			return f.Params[i].Type()
+		}
+		return nil
+	}
+	ps := cc.Signature().Params()
+	if i < ps.Len() {
+		return ps.At(i).Type()
+	}
+	return nil
+}
+
+// opaque reports whether a parameter of type t takes anything (any, ...any):
+// an item handed to it is logged, formatted or encoded, not handled.
+func opaque(t types.Type) bool {
+	if t == nil {
+		return true
+	}
+	if s, ok := t.Underlying().(*types.Slice); ok {
+		t = s.Elem()
+	}
+	if _, ok := types.Unalias(t).(*types.TypeParam); ok {
+		return false // a generic queue's T: its items
+	}
+	i, ok := t.Underlying().(*types.Interface)
+	return ok && i.NumMethods() == 0
 }

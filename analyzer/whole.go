@@ -373,7 +373,20 @@ func mentionsTypeParam(t types.Type, depth int) bool {
 // sigKey identifies a signature for matching func values with functions:
 // its parameter and result types, not its receiver.
 func sigKey(sig *types.Signature) string {
-	return types.TypeString(types.NewSignatureType(nil, nil, nil, sig.Params(), sig.Results(), sig.Variadic()), nil)
+	return types.TypeString(types.NewSignatureType(nil, nil, nil, unnamed(sig.Params()), unnamed(sig.Results()), sig.Variadic()), nil)
+}
+
+// unnamed is t without its variables' names, which a func value's type and
+// a function matching it need not share.
+func unnamed(t *types.Tuple) *types.Tuple {
+	if t == nil {
+		return nil
+	}
+	vs := make([]*types.Var, t.Len())
+	for i := range vs {
+		vs[i] = types.NewVar(0, nil, "", t.At(i).Type())
+	}
+	return types.NewTuple(vs...)
 }
 
 // implIndex finds the program's implementations of interface methods.

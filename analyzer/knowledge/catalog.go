@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"slices"
 	"errors"
 	"fmt"
 	"go/types"
@@ -400,6 +401,13 @@ func (c *Catalog) ORMOf(clausePkg string) *ORM {
 		}
 	}
 	return nil
+}
+
+// RedisCommand classifies a Redis command by its name (any case): an
+// effect (a repeat changes the value again), publishing, or neither.
+func (c *Catalog) RedisCommand(name string) (effect, publish bool) {
+	n := strings.ToUpper(name)
+	return slices.Contains(c.base.RedisCommands.Effects, n), slices.Contains(c.base.RedisCommands.Publish, n)
 }
 
 // PublishTable reports whether a table (schema.name) is an outbox or a

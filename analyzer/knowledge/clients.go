@@ -97,6 +97,14 @@ var base = Base{
 	}},
 
 	PublishTables: []string{"outbox", "queue"},
+	// The commands behind go-redis's effect methods, for clients that name
+	// the command by a string.
+	RedisCommands: RedisCommands{
+		Effects: []string{"INCR", "INCRBY", "INCRBYFLOAT", "DECR", "DECRBY", "HINCRBY", "HINCRBYFLOAT", "ZINCRBY",
+			"LPUSH", "RPUSH", "LPUSHX", "RPUSHX", "LINSERT", "APPEND", "RPOPLPUSH", "LMOVE", "BLMOVE", "SMOVE",
+			"JSON.NUMINCRBY", "JSON.ARRAPPEND", "TS.ADD", "TS.INCRBY", "TS.DECRBY"},
+		Publish: []string{"PUBLISH", "SPUBLISH", "XADD"},
+	},
 
 	Mongo: MongoOps{
 		Accumulating: []string{"$inc", "$push", "$mul", "$pushAll", "$bit", "$currentDate"},
@@ -362,6 +370,19 @@ var redis = concat(
 	// XADD appends a message to a stream: publishing, like PUBLISH (the
 	// stream's consumers deduplicate), not a write of the handler's own.
 	each(Publish, "redis", "{redis}.*", "Publish", "SPublish", "XAdd"),
+	// redigo names the command by a string: classified by RedisCommands.
+	func() []Rule {
+		var out []Rule
+		for _, p := range []string{"github.com/gomodule/redigo/redis", "github.com/garyburd/redigo/redis"} {
+			out = append(out,
+				Rule{Name: "(" + p + ".Conn).Do", Role: Effect, Mode: RedisCommand, Kind: Redis, Arg: "commandName"},
+				Rule{Name: "(" + p + ".Conn).Send", Role: Effect, Mode: RedisCommand, Kind: Redis, Arg: "commandName"})
+		}
+		out = append(out,
+			Rule{Name: "(github.com/gomodule/redigo/redis.ConnWithContext).DoContext", Role: Effect, Mode: RedisCommand, Kind: Redis, Arg: "commandName"},
+			Rule{Name: "github.com/gomodule/redigo/redis.DoContext", Role: Effect, Mode: RedisCommand, Kind: Redis, Arg: "cmd"})
+		return out
+	}(),
 )
 
 // sql returns an SQL effect rule.
@@ -554,6 +575,9 @@ var stdRules = concat(
 		{Name: "(golang.org/x/sync/errgroup.Group).Wait", Role: Wait},
 		{Name: "errors.Is", Role: Benign},
 		{Name: "errors.As", Role: Benign},
+		// The item is gone already (sent and deleted by an earlier
+		// delivery): skipping it is deliberate, not a lost message.
+		{Name: "os.IsNotExist", Role: Benign},
 	},
 	// Decoding and validation: a failure is a poison message, acked on purpose.
 	func() []Rule {

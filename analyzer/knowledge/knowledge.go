@@ -102,6 +102,7 @@ const (
 	MongoUpdate             // update document in Arg: accumulating operators ($inc, $push …)
 	HTTPDo                  // request in Arg: POST/PATCH without an Idempotency-Key header
 	HTTPPost                // a POST with no way to set a header
+	RedisCommand            // a Redis command named by the string in Arg (redigo's Do): classified by RedisCommands
 )
 
 // Kind is the class of an effect, used in messages and to decide whether an
@@ -261,6 +262,16 @@ type Base struct {
 	// PublishTables: words that make a table an outbox or a queue; an
 	// insert into one publishes a message (an effect only with -publish).
 	PublishTables []string
+	// RedisCommands: Redis commands (upper case) that a client naming its
+	// command by a string (redigo) runs as an effect (a repeat changes the
+	// value again) or publishes with.
+	RedisCommands RedisCommands
+}
+
+// RedisCommands classifies Redis commands by name.
+type RedisCommands struct {
+	Effects []string // INCR, RPUSH …
+	Publish []string // PUBLISH, XADD …
 }
 
 // parseName splits a qualified name into package path, receiver type and

@@ -51,3 +51,25 @@ func (c *stoppingConsumer) ConsumeClaim(sess sarama.ConsumerGroupSession, claim 
 	}
 	return nil
 }
+
+type poisonConsumer struct{ offsetConsumer }
+
+// check marks a message it cannot use before returning its error: the
+// error is only logged by the caller, the message settled on purpose.
+func (c *poisonConsumer) check(sess sarama.ConsumerGroupSession, m *sarama.ConsumerMessage) error {
+	if len(m.Value) == 0 {
+		sess.MarkMessage(m, "")
+		return errors.New("empty message")
+	}
+	return nil
+}
+
+// ConsumeClaim goes on after a poison message: it was marked on purpose.
+func (c *poisonConsumer) ConsumeClaim(sess sarama.ConsumerGroupSession, claim sarama.ConsumerGroupClaim) error {
+	for m := range claim.Messages() {
+		if err := c.check(sess, m); err != nil {
+			log.Print(err)
+		}
+	}
+	return nil
+}

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 
+	"github.com/gomodule/redigo/redis"
 	"github.com/nats-io/nats.go"
 
 	"ownqueue/spool"
@@ -85,10 +86,43 @@ func (t *NATSTarget) SendFromStore(key spool.Key) error {
 	return t.store.Del(key)
 }
 
+// RedisTarget keeps the events in Redis: as a hash of the objects (a
+// repeat sets the same field) or as a log list (a repeat appends again).
+type RedisTarget struct {
+	pool  *redis.Pool
+	log   bool
+	store *spool.Store
+}
+
+// Name implements spool.Target.
+func (t *RedisTarget) Name() string { return "redis" }
+
+// SendFromStore writes the event, then deletes it.
+func (t *RedisTarget) SendFromStore(key spool.Key) error {
+	ev, err := t.store.Get(key)
+	if err != nil {
+		return err
+	}
+	conn := t.pool.Get()
+	defer conn.Close()
+	b, _ := json.Marshal(ev)
+	if !t.log {
+		if _, err := conn.Do("HSET", "events", ev.Object, b); err != nil {
+			return err
+		}
+		return t.store.Del(key)
+	}
+	if _, err := conn.Do("RPUSH", "events-log", b); err != nil { // want `effect redis.Conn.Do RPUSH in handler RedisTarget.SendFromStore is not guarded by a dedup check \(IDEM001\)`
+		return err
+	}
+	return t.store.Del(key)
+}
+
 // Start replays the store to every target.
 func Start(db *sql.DB, nc *nats.Conn, url string, done <-chan struct{}) {
 	st := spool.New("/var/spool/events")
 	spool.Stream(st, &SQLTarget{db: db, store: st}, done)
 	spool.Stream(st, &WebhookTarget{url: url, store: st}, done)
 	spool.Stream(st, &NATSTarget{nc: nc, store: st}, done)
+	spool.Stream(st, &RedisTarget{pool: &redis.Pool{}, store: st}, done)
 }
