@@ -1,10 +1,10 @@
 package knowledge
 
 import (
-	"slices"
 	"errors"
 	"fmt"
 	"go/types"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
