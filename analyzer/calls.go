@@ -455,6 +455,14 @@ func (a *pkgAnalysis) visitInvoke(s *summary, ci ssa.CallInstruction, fn *types.
 		if a.visitDynamic(s, ci, fn, args, guarded) {
 			return
 		}
+		// No implementation in the program: a client's, when the
+		// program converts a client value to the interface.
+		if impl, rules := a.clientImpl(fn); impl != nil {
+			for _, r := range rules {
+				a.visitRule(s, ci, r, recv, args, guarded)
+			}
+			return
+		}
 	} else {
 		before := len(s.occs)
 		a.importedFacts(s, ci, fn, args, map[int]bool{})

@@ -43,6 +43,9 @@ type pkgAnalysis struct {
 	// queuePkgs: the packages that implement such a queue; their writes
 	// store items, they publish.
 	queuePkgs map[*ssa.Package]bool
+	// clients: the catalogued client types the program converts to an
+	// interface (clientimpls.go), once computed.
+	clients *[]types.Type
 	// encoders: the program's functions that serialize (queues.go).
 	encoders map[*ssa.Function]bool
 	// resultAck: handlers whose dispatcher acks the message by one of

@@ -315,6 +315,11 @@ func dynamicCallees(prog *ssa.Program, funcs []*ssa.Function) map[ssa.CallInstru
 		}
 	}
 	for site, fs := range sites {
+		if len(out[site]) == 0 && site.Common().IsInvoke() && stdInterface(site.Common().Method) {
+			// io.Writer, fmt.Stringer, error: implemented all over a
+			// program, so every implementation is no answer; VTA's are.
+			continue
+		}
 		if len(out[site]) == 0 && (site.Common().IsInvoke() || generic(site.Common().Signature())) {
 			for _, f := range fs {
 				if f = unwrap(prog, f); f != nil && f.Blocks != nil && own[f] && !containsFunc(out[site], f) {
@@ -329,6 +334,12 @@ func dynamicCallees(prog *ssa.Program, funcs []*ssa.Function) map[ssa.CallInstru
 		})
 	}
 	return out
+}
+
+// stdInterface reports whether m is a method of an interface of the
+// standard library (or a predeclared one, error).
+func stdInterface(m *types.Func) bool {
+	return m.Pkg() == nil || stdPath(m.Pkg().Path())
 }
 
 // generic reports whether sig mentions a type parameter.

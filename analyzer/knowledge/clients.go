@@ -391,6 +391,21 @@ func sql(name string, m Mode, arg string) Rule {
 }
 
 var sqlRules = concat(
+	// --- xorm: inserts and accumulating updates (Incr, Decr) are effects;
+	// Update sets columns to values and Delete removes: a repeat changes
+	// nothing.
+	func() []Rule {
+		var out []Rule
+		for _, recv := range []string{"Engine", "Session"} {
+			for _, n := range []string{"Insert", "InsertOne", "InsertMulti", "Incr", "Decr"} {
+				if recv == "Engine" && n == "InsertMulti" {
+					continue
+				}
+				out = append(out, Rule{Name: "(xorm.io/xorm." + recv + ")." + n, Role: Effect, Kind: SQL})
+			}
+		}
+		return out
+	}(),
 	// --- database/sql ---------------------------------------------------------------
 	func() []Rule {
 		var out []Rule

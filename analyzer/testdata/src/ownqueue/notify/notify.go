@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"log"
 
+	"ownqueue/models"
 	"ownqueue/queue"
 )
 
@@ -24,6 +25,8 @@ type Service struct {
 func New(ctx context.Context, db *sql.DB) *Service {
 	s := &Service{db: db}
 	s.q = queue.Create(ctx, "notification", s.handle)
+	queue.Create(ctx, "activity", s.record)
+	queue.Create(ctx, "seen", s.seen)
 	return s
 }
 
@@ -36,4 +39,27 @@ func (s *Service) handle(items ...Opts) []Opts {
 		}
 	}
 	return nil // want `handler Service.handle returns nil when sql.DB.ExecContext .*fails, and its dispatcher acks on that: the message is lost \(IDEM003\)`
+}
+
+// record adds a feed row per item, through the models' own Engine
+// interface (xorm behind it): a redelivery adds it again.
+func (s *Service) record(items ...Opts) []Opts {
+	var failed []Opts
+	for _, o := range items {
+		if err := models.Insert(&models.Activity{UserID: o.UserID}); err != nil { // want `effect models.Insert → models.Engine.Insert in handler Service.record is not guarded by a dedup check \(IDEM001\)`
+			failed = append(failed, o)
+		}
+	}
+	return failed
+}
+
+// seen sets a column to a value: a redelivery changes nothing.
+func (s *Service) seen(items ...Opts) []Opts {
+	var failed []Opts
+	for _, o := range items {
+		if err := models.SetSeen(o.IssueID); err != nil {
+			failed = append(failed, o)
+		}
+	}
+	return failed
 }

@@ -1,0 +1,79 @@
+package analyzer
+
+import (
+	"go/types"
+	"sort"
+
+	"github.com/idemkit/idem/analyzer/knowledge"
+	"golang.org/x/tools/go/ssa"
+)
+
+// Interfaces of the program implemented by a client library. A service
+// often hides its ORM or client behind an interface of its own (an Engine
+// with Insert, a Cache with Incr) that no type of the program implements:
+// the values are the client's (*xorm.Engine, *xorm.Session). In a whole
+// program, a call through such an interface is what the client's method
+// does, for the client types the program converts to an interface.
+
+// clientTypes returns the concrete types of catalogued clients that the
+// program's functions convert to an interface, in a stable order.
+func (a *pkgAnalysis) clientTypes() []types.Type {
+	if a.clients != nil {
+		return *a.clients
+	}
+	seen := map[string]bool{}
+	var out []types.Type
+	for _, fn := range a.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				mi, ok := instr.(*ssa.MakeInterface)
+				if !ok {
+					continue
+				}
+				t := mi.X.Type()
+				n, ok := types.Unalias(derefType(t)).(*types.Named)
+				if !ok || n.Obj().Pkg() == nil || !a.cat.Known(knowledge.NormPath(n.Obj().Pkg().Path())) {
+					continue
+				}
+				if k := types.TypeString(t, nil); !seen[k] {
+					seen[k] = true
+					out = append(out, t)
+				}
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return types.TypeString(out[i], nil) < types.TypeString(out[j], nil) })
+	a.clients = &out
+	return out
+}
+
+// clientImpl returns the catalogued method that implements interface
+// method m for one of the client types the program converts to an
+// interface, with its rules; nil when none has rules.
+func (a *pkgAnalysis) clientImpl(m *types.Func) (*types.Func, []bound) {
+	sig, _ := m.Type().(*types.Signature)
+	if sig == nil || sig.Recv() == nil {
+		return nil, nil
+	}
+	iface, ok := sig.Recv().Type().Underlying().(*types.Interface)
+	if !ok {
+		return nil, nil
+	}
+	for _, t := range a.clientTypes() {
+		if !types.Implements(t, iface) {
+			continue
+		}
+		sel := types.NewMethodSet(t).Lookup(m.Pkg(), m.Name())
+		if sel == nil {
+			continue
+		}
+		impl, ok := sel.Obj().(*types.Func)
+		if !ok {
+			continue
+		}
+		if rs := a.rulesOf(impl); len(rs) > 0 {
+			return impl, rs
+		}
+	}
+	return nil, nil
+}
