@@ -9,9 +9,9 @@ import (
 )
 
 // A service's own queue layer. Large services write their own persistent
-// queues (work queues over Redis lists or LevelDB, event spools on disk,
-// outbox tables): no broker client is involved, so neither a catalogued
-// message type nor a registration API shows where messages enter. The
+// queues (work queues over Redis lists or LevelDB, event spools on disk):
+// no broker client is involved, so neither a catalogued message type nor a
+// registration API shows where messages enter. The
 // queue is recognised by its shape instead: a package of the program that
 // both serializes and decodes values (items are stored and read back — an
 // in-memory worker pool does neither) and hands an item it received from a
