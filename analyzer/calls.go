@@ -109,6 +109,9 @@ func (a *pkgAnalysis) addVia(s *summary, ci ssa.CallInstruction, via string, inn
 	if !a.resolveKey(o, ci, args) {
 		return
 	}
+	if !resolveMethod(o, ci, args) {
+		return
+	}
 	if inner.insert && inner.errVal != nil {
 		if k := returnedAs(inner.instr.Parent(), inner.errVal); k >= 0 {
 			if call, ok := ci.(*ssa.Call); ok {
@@ -378,7 +381,7 @@ func (a *pkgAnalysis) importedFacts(s *summary, ci ssa.CallInstruction, fn *type
 			if e.QueryParam >= 0 && !a.resolveParam(o, arg(args, e.QueryParam)) {
 				continue
 			}
-			if !a.resolveKey(o, ci, args) {
+			if !a.resolveKey(o, ci, args) || !resolveMethod(o, ci, args) {
 				continue
 			}
 			if e.ErrResult >= 0 {
@@ -802,6 +805,9 @@ func (a *pkgAnalysis) effectRule(s *summary, ci ssa.CallInstruction, r bound, re
 		}
 		o := a.addEffect(s, ci, d, knowledge.HTTP, recv)
 		o.innerFact.HeaderParam = keyParam
+		if !known {
+			o.innerFact.MethodParam = a.methodParam(s.fn, req)
+		}
 	case knowledge.HTTPPost:
 		a.addEffect(s, ci, describeCall(cc), knowledge.HTTP, recv)
 	case knowledge.RedisCommand:
@@ -1163,6 +1169,50 @@ func constructor(v ssa.Value, name string) *ssa.Call {
 
 // httpMethod returns the method of a request built by a request
 // constructor of the catalog (http.NewRequest(WithContext)).
+// resolveMethod decides o, an HTTP call whose method its function's caller
+// names, at the call ci: a constant PUT, DELETE … is no effect (false); a
+// parameter of the caller passes the decision on.
+func resolveMethod(o *occ, ci ssa.CallInstruction, args []ssa.Value) bool {
+	p := o.innerFact.MethodParam
+	if p < 0 {
+		return true
+	}
+	v := arg(args, p)
+	if m, ok := constString(v); ok {
+		if m = strings.ToUpper(m); m != "POST" && m != "PATCH" {
+			return false
+		}
+		o.desc += " " + m
+		o.innerFact.MethodParam = -1
+		return true
+	}
+	o.innerFact.MethodParam = paramIndex(ci.Parent(), v)
+	return true
+}
+
+// methodParam returns the parameter of fn that the method of req, an HTTP
+// request built by a catalogued constructor, comes from; -1 when none.
+func (a *pkgAnalysis) methodParam(fn *ssa.Function, req ssa.Value) int {
+	v := peel(req)
+	if ex, ok := v.(*ssa.Extract); ok {
+		v = ex.Tuple
+	}
+	call, ok := v.(*ssa.Call)
+	if !ok {
+		return -1
+	}
+	r, ok := a.find(callee(call.Common()), knowledge.NewRequest)
+	if !ok {
+		return -1
+	}
+	_, args := splitArgs(call.Common())
+	m := arg(args, r.arg)
+	if _, ok := peel(m).(*ssa.Parameter); !ok {
+		return -1
+	}
+	return paramIndex(fn, m)
+}
+
 func (a *pkgAnalysis) httpMethod(req ssa.Value) (string, bool) {
 	v := peel(req)
 	if ex, ok := v.(*ssa.Extract); ok {

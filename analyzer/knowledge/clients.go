@@ -593,6 +593,8 @@ var stdRules = concat(
 		// The item is gone already (sent and deleted by an earlier
 		// delivery): skipping it is deliberate, not a lost message.
 		{Name: "os.IsNotExist", Role: Benign},
+		// A context's error is a shutdown, not a failed step.
+		{Name: "(context.Context).Err", Role: Ignore},
 	},
 	// Decoding and validation: a failure is a poison message, acked on purpose.
 	func() []Rule {

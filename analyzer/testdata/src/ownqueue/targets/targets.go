@@ -118,6 +118,48 @@ func (t *RedisTarget) SendFromStore(key spool.Key) error {
 	return t.store.Del(key)
 }
 
+// IndexTarget keeps a search index of the events: PUT by the object's
+// name overwrites (a repeat changes nothing); the access log is POSTed.
+type IndexTarget struct {
+	url   string
+	log   bool
+	store *spool.Store
+}
+
+// Name implements spool.Target.
+func (t *IndexTarget) Name() string { return "index" }
+
+func (t *IndexTarget) do(method, path string, body []byte) error {
+	req, err := http.NewRequest(method, t.url+path, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+// SendFromStore indexes the event, then deletes it.
+func (t *IndexTarget) SendFromStore(key spool.Key) error {
+	ev, err := t.store.Get(key)
+	if err != nil {
+		return err
+	}
+	b, _ := json.Marshal(ev)
+	if !t.log {
+		if err := t.do(http.MethodPut, "/events/"+ev.Object, b); err != nil {
+			return err
+		}
+		return t.store.Del(key)
+	}
+	if err := t.do("POST", "/access-log", b); err != nil { // want `effect targets.IndexTarget.do → http.Client.Do POST in handler IndexTarget.SendFromStore is not guarded by a dedup check \(IDEM001\)`
+		return err
+	}
+	return t.store.Del(key)
+}
+
 // Start replays the store to every target.
 func Start(db *sql.DB, nc *nats.Conn, url string, done <-chan struct{}) {
 	st := spool.New("/var/spool/events")
@@ -125,4 +167,5 @@ func Start(db *sql.DB, nc *nats.Conn, url string, done <-chan struct{}) {
 	spool.Stream(st, &WebhookTarget{url: url, store: st}, done)
 	spool.Stream(st, &NATSTarget{nc: nc, store: st}, done)
 	spool.Stream(st, &RedisTarget{pool: &redis.Pool{}, store: st}, done)
+	spool.Stream(st, &IndexTarget{url: url, store: st}, done)
 }
