@@ -48,8 +48,8 @@ func (a *pkgAnalysis) findQueueHandlers() {
 }
 
 // reaching returns the program's functions that call a function of role r,
-// directly or through the program's functions they call (statically or
-// dynamically).
+// directly or through the program's functions they call (statically, or
+// dynamically within their package).
 func (a *pkgAnalysis) reaching(r knowledge.Role) map[*ssa.Function]bool {
 	set := map[*ssa.Function]bool{}
 	callers := map[*ssa.Function][]*ssa.Function{}
@@ -71,8 +71,13 @@ func (a *pkgAnalysis) reaching(r knowledge.Role) map[*ssa.Function]bool {
 					}
 					callers[f] = append(callers[f], fn)
 				}
+				// Through a dynamic call only within a package (a JSON
+				// wrapper's handler interface): through a callback, every
+				// dispatcher would reach everything.
 				for _, f := range a.callees[ci] {
-					callers[f] = append(callers[f], fn)
+					if pkgOf(f) == pkgOf(fn) {
+						callers[f] = append(callers[f], fn)
+					}
 				}
 			}
 		}
@@ -250,7 +255,7 @@ func (a *pkgAnalysis) dispatchItems(fn *ssa.Function, it items, depth int, seen 
 			cc := ci.Common()
 			var given []int
 			for i, x := range cc.Args {
-				if it.carries(x, 0) && !opaque(paramType(cc, i)) {
+				if it.carries(x, 0) && !opaque(paramType(cc, i)) && !scalar(x.Type()) {
 					given = append(given, i)
 				}
 			}
@@ -405,4 +410,12 @@ func opaque(t types.Type) bool {
 	}
 	i, ok := t.Underlying().(*types.Interface)
 	return ok && i.NumMethods() == 0
+}
+
+// scalar reports whether t is a number, a string or a bool: a name or an
+// id handed to a worker (a server to refresh, a row to revisit), not a
+// stored item.
+func scalar(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Basic)
+	return ok
 }
