@@ -1522,16 +1522,9 @@ func (a *pkgAnalysis) implEffects(m *types.Func) []implEffect {
 				continue
 			}
 			for _, t := range []types.Type{named, types.NewPointer(named)} {
-				if !types.Implements(t, iface) {
+				impl := implementation(t, iface, m)
+				if impl == nil {
 					continue
-				}
-				sel := types.NewMethodSet(t).Lookup(m.Pkg(), m.Name())
-				if sel == nil {
-					continue
-				}
-				impl, ok := sel.Obj().(*types.Func)
-				if !ok {
-					break
 				}
 				label := shortFunc(impl)
 				if impl.Pkg() == a.pass.Pkg {

@@ -60,15 +60,8 @@ func (a *pkgAnalysis) clientImpl(m *types.Func) (*types.Func, []bound) {
 		return nil, nil
 	}
 	for _, t := range a.clientTypes() {
-		if !types.Implements(t, iface) {
-			continue
-		}
-		sel := types.NewMethodSet(t).Lookup(m.Pkg(), m.Name())
-		if sel == nil {
-			continue
-		}
-		impl, ok := sel.Obj().(*types.Func)
-		if !ok {
+		impl := implementation(t, iface, m)
+		if impl == nil {
 			continue
 		}
 		if rs := a.rulesOf(impl); len(rs) > 0 {
@@ -76,4 +69,18 @@ func (a *pkgAnalysis) clientImpl(m *types.Func) (*types.Func, []bound) {
 		}
 	}
 	return nil, nil
+}
+
+// implementation returns t's method that implements m of iface; nil when t
+// does not implement iface.
+func implementation(t types.Type, iface *types.Interface, m *types.Func) *types.Func {
+	if !types.Implements(t, iface) {
+		return nil
+	}
+	sel := types.NewMethodSet(t).Lookup(m.Pkg(), m.Name())
+	if sel == nil {
+		return nil
+	}
+	impl, _ := sel.Obj().(*types.Func)
+	return impl
 }

@@ -180,24 +180,10 @@ func (it items) carries(v ssa.Value, depth int) bool {
 		return it.carries(v.Tuple, depth+1)
 	case *ssa.UnOp:
 		return v.Op != token.ARROW && it.carries(v.X, depth+1)
-	case *ssa.FieldAddr:
-		return it.carries(v.X, depth+1)
-	case *ssa.Field:
-		return it.carries(v.X, depth+1)
-	case *ssa.IndexAddr:
-		return it.carries(v.X, depth+1)
-	case *ssa.Index:
-		return it.carries(v.X, depth+1)
-	case *ssa.Slice:
-		return it.carries(v.X, depth+1)
-	case *ssa.MakeInterface:
-		return it.carries(v.X, depth+1)
-	case *ssa.ChangeType:
-		return it.carries(v.X, depth+1)
-	case *ssa.Convert:
-		return it.carries(v.X, depth+1)
-	case *ssa.TypeAssert:
-		return it.carries(v.X, depth+1)
+	case *ssa.FieldAddr, *ssa.Field, *ssa.IndexAddr, *ssa.Index, *ssa.Slice,
+		*ssa.MakeInterface, *ssa.ChangeType, *ssa.Convert, *ssa.TypeAssert:
+		// A part, a view or a conversion of the value it is made from.
+		return it.carries(*v.(ssa.Instruction).Operands(nil)[0], depth+1)
 	case *ssa.Phi:
 		for _, e := range v.Edges {
 			if it.carries(e, depth+1) {
