@@ -3,6 +3,7 @@
 #
 # Usage: bash .ci/bench-idemlint.sh [TARGET...]    (TARGET: realmod, std; default both)
 #        REPS=3 (default) repetitions; prints one line per run, then a table of medians.
+#        TOOLS="idemlint idemlint-modular vet" (default) chooses the tools (vet is the baseline).
 #
 # TARGET is realmod (analyzer/testdata/realmod), std, or MODULE@VERSION of a public module
 # (copied out of the module cache; its dependencies come from the module proxy).
@@ -32,6 +33,8 @@ cd "$ROOT"
 export PATH="$PATH:/usr/local/go/bin"
 export GOWORK=off GOFLAGS=-mod=mod
 REPS=${REPS:-3}
+TOOLS=${TOOLS:-idemlint idemlint-modular vet}
+case " $TOOLS " in *" vet "*) ;; *) echo "TOOLS must include vet (the baseline)" >&2; exit 2 ;; esac
 TARGETS=("$@"); [ ${#TARGETS[@]} -gt 0 ] || TARGETS=(realmod std)
 [ -x /usr/bin/time ] || { echo "needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
 
@@ -88,9 +91,14 @@ for t in "${TARGETS[@]}"; do
     export IDEMLINT_CACHE=$WORK/idemlint-cache.$t.$r
     for m in cold warm touched; do
       [ "$m" = touched ] && touch_one "$t"
-      measure "$t" "$m" idemlint "$r" "$BIN" $pkgs
-      measure "$t" "$m" idemlint-modular "$r" "$BIN" -modular $pkgs
-      measure "$t" "$m" vet "$r" go vet $pkgs
+      for tool in $TOOLS; do
+        case $tool in
+        idemlint) measure "$t" "$m" idemlint "$r" "$BIN" $pkgs ;;
+        idemlint-modular) measure "$t" "$m" idemlint-modular "$r" "$BIN" -modular $pkgs ;;
+        vet) measure "$t" "$m" vet "$r" go vet $pkgs ;;
+        *) echo "unknown tool $tool" >&2; exit 2 ;;
+        esac
+      done
     done
     untouch
     chmod -R u+w "$GOCACHE"; rm -rf "$GOCACHE" "$IDEMLINT_CACHE"
@@ -107,7 +115,7 @@ for t in "${TARGETS[@]}"; do
   for m in cold warm touched; do
     vs=$(awk -v t="$t" -v m="$m" '$1==t && $2==m && $3=="vet" {print $5}' "$RES" | median)
     vk=$(awk -v t="$t" -v m="$m" '$1==t && $2==m && $3=="vet" {print $6}' "$RES" | median)
-    for tool in idemlint idemlint-modular vet; do
+    for tool in $TOOLS; do
       s=$(awk -v t="$t" -v m="$m" -v x="$tool" '$1==t && $2==m && $3==x {print $5}' "$RES" | median)
       k=$(awk -v t="$t" -v m="$m" -v x="$tool" '$1==t && $2==m && $3==x {print $6}' "$RES" | median)
       awk -v t="$t" -v m="$m" -v x="$tool" -v s="$s" -v k="$k" -v vs="$vs" -v vk="$vk" \
