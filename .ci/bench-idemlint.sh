@@ -58,7 +58,7 @@ prepare() { # target: copy a module target out of the module cache
 }
 touch_one() { # target: append a comment line to the first non-test Go file of the target
   local f
-  case $1 in std) f=$(go env GOROOT)/src/strings/strings.go ;; *) f=$(cd "$(target_dir "$1")" && find . -name '*.go' ! -name '*_test.go' ! -path '*/testdata/*' | sort | head -n1) ;; esac
+  case $1 in std) f=$(go env GOROOT)/src/strings/strings.go ;; *) f=$(cd "$(target_dir "$1")" && find . -name '*.go' ! -name '*_test.go' ! -path '*/testdata/*' | sort | awk 'NR == 1') ;; esac # awk reads all: head would end the pipe early (SIGPIPE under pipefail)
   case $1 in std) echo "std cannot be touched (GOROOT is read-only here); touched = warm" >&2; return ;; esac
   TOUCHED=$(target_dir "$1")/$f
   cp -p "$TOUCHED" "$WORK/touched.orig"
