@@ -56,11 +56,12 @@ prepare() { # target: copy a module target out of the module cache
   cp -r "$dir/." "$(target_dir "$1")/"; chmod -R u+w "$(target_dir "$1")"
   (cd "$(target_dir "$1")" && go mod download)
 }
-touch_one() { # target: append a comment line to the first non-test Go file of the target
-  local f
-  case $1 in std) f=$(go env GOROOT)/src/strings/strings.go ;; *) f=$(cd "$(target_dir "$1")" && find . -name '*.go' ! -name '*_test.go' ! -path '*/testdata/*' | sort | awk 'NR == 1') ;; esac # awk reads all: head would end the pipe early (SIGPIPE under pipefail)
+touch_one() { # target: append a comment line to the first Go file of the first package built
+  # (go list: a file excluded by a build constraint, as a tree's first file often is, would
+  # change nothing); awk reads all of its input, where head would end the pipe early
+  # (SIGPIPE under pipefail).
   case $1 in std) echo "std cannot be touched (GOROOT is read-only here); touched = warm" >&2; return ;; esac
-  TOUCHED=$(target_dir "$1")/$f
+  TOUCHED=$(cd "$(target_dir "$1")" && go list -f '{{if .GoFiles}}{{.Dir}}/{{index .GoFiles 0}}{{end}}' ./... | awk 'NF' | sort | awk 'NR == 1')
   cp -p "$TOUCHED" "$WORK/touched.orig"
   echo "// touched by bench-idemlint" >>"$TOUCHED"
 }
