@@ -1167,8 +1167,6 @@ func constructor(v ssa.Value, name string) *ssa.Call {
 	return nil
 }
 
-// httpMethod returns the method of a request built by a request
-// constructor of the catalog (http.NewRequest(WithContext)).
 // resolveMethod decides o, an HTTP call whose method its function's caller
 // names, at the call ci: a constant PUT, DELETE … is no effect (false); a
 // parameter of the caller passes the decision on.
@@ -1213,6 +1211,8 @@ func (a *pkgAnalysis) methodParam(fn *ssa.Function, req ssa.Value) int {
 	return paramIndex(fn, m)
 }
 
+// httpMethod returns the method of a request built by a request
+// constructor of the catalog (http.NewRequest(WithContext)).
 func (a *pkgAnalysis) httpMethod(req ssa.Value) (string, bool) {
 	v := peel(req)
 	if ex, ok := v.(*ssa.Extract); ok {

@@ -18,9 +18,6 @@ import (
 // clientTypes returns the concrete types of catalogued clients that the
 // program's functions convert to an interface, in a stable order.
 func (a *pkgAnalysis) clientTypes() []types.Type {
-	if a.clients != nil {
-		return *a.clients
-	}
 	seen := map[string]bool{}
 	var out []types.Type
 	for _, fn := range a.funcs {
@@ -43,7 +40,6 @@ func (a *pkgAnalysis) clientTypes() []types.Type {
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return types.TypeString(out[i], nil) < types.TypeString(out[j], nil) })
-	a.clients = &out
 	return out
 }
 
@@ -59,7 +55,7 @@ func (a *pkgAnalysis) clientImpl(m *types.Func) (*types.Func, []bound) {
 	if !ok {
 		return nil, nil
 	}
-	for _, t := range a.clientTypes() {
+	for _, t := range a.clients {
 		impl := implementation(t, iface, m)
 		if impl == nil {
 			continue

@@ -43,9 +43,9 @@ type pkgAnalysis struct {
 	// queuePkgs: the packages that implement such a queue; their writes
 	// store items, they publish.
 	queuePkgs map[*ssa.Package]bool
-	// clients: the catalogued client types the program converts to an
-	// interface (clientimpls.go), once computed.
-	clients *[]types.Type
+	// clients, for a whole program: the catalogued client types it
+	// converts to an interface (clientimpls.go).
+	clients []types.Type
 	// encoders: the program's functions that serialize (queues.go).
 	encoders map[*ssa.Function]bool
 	// resultAck: handlers whose dispatcher acks the message by one of
@@ -469,9 +469,7 @@ type autoAck struct {
 }
 
 func (a *pkgAnalysis) summary(fn *ssa.Function) *summary {
-	if fn.Blocks == nil && fn.Origin() != nil {
-		fn = fn.Origin()
-	}
+	fn = built(fn)
 	s := a.sums[fn]
 	if s != nil {
 		if s.state == 1 {

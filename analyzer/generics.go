@@ -16,12 +16,12 @@ type instances struct {
 	// args: for a generic function (its origin), or a generic type (the
 	// receiver of a method), the concrete type arguments seen.
 	args map[any][][]types.Type
+	seen map[string]bool // owner and arguments already recorded
 }
 
 // newInstances collects the instantiations funcs call.
 func newInstances(funcs []*ssa.Function) *instances {
-	in := &instances{args: map[any][][]types.Type{}}
-	seen := map[string]bool{}
+	in := &instances{args: map[any][][]types.Type{}, seen: map[string]bool{}}
 	for _, fn := range funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
@@ -43,18 +43,19 @@ func newInstances(funcs []*ssa.Function) *instances {
 				if !concrete {
 					continue
 				}
-				in.add(seen, owner(f.Origin()), targs)
+				in.add(owner(f.Origin()), targs)
 				// The generic types its signature names with concrete
 				// arguments (a constructor's *Queue[Opts]).
-				in.named(seen, f.Signature.Params(), 0)
-				in.named(seen, f.Signature.Results(), 0)
+				in.named(f.Signature.Params(), 0)
+				in.named(f.Signature.Results(), 0)
 			}
 		}
 	}
 	return in
 }
 
-func (in *instances) add(seen map[string]bool, key any, targs []types.Type) {
+// add records targs as arguments of key's type parameters, once.
+func (in *instances) add(key any, targs []types.Type) {
 	id := types.TypeString(types.NewTuple(vars(targs)...), nil)
 	switch k := key.(type) {
 	case *types.TypeName:
@@ -62,26 +63,26 @@ func (in *instances) add(seen map[string]bool, key any, targs []types.Type) {
 	case *ssa.Function:
 		id = k.String() + id
 	}
-	if !seen[id] {
-		seen[id] = true
+	if !in.seen[id] {
+		in.seen[id] = true
 		in.args[key] = append(in.args[key], targs)
 	}
 }
 
 // named records the instantiated generic types t mentions.
-func (in *instances) named(seen map[string]bool, t types.Type, depth int) {
+func (in *instances) named(t types.Type, depth int) {
 	if t == nil || depth > 4 {
 		return
 	}
 	switch u := types.Unalias(t).(type) {
 	case *types.Tuple:
 		for i := 0; i < u.Len(); i++ {
-			in.named(seen, u.At(i).Type(), depth+1)
+			in.named(u.At(i).Type(), depth+1)
 		}
 	case *types.Pointer:
-		in.named(seen, u.Elem(), depth+1)
+		in.named(u.Elem(), depth+1)
 	case *types.Slice:
-		in.named(seen, u.Elem(), depth+1)
+		in.named(u.Elem(), depth+1)
 	case *types.Named:
 		args := u.TypeArgs()
 		if args.Len() == 0 || mentionsTypeParam(u, 0) {
@@ -91,7 +92,7 @@ func (in *instances) named(seen map[string]bool, t types.Type, depth int) {
 		for i := range targs {
 			targs[i] = args.At(i)
 		}
-		in.add(seen, u.Origin().Obj(), targs)
+		in.add(u.Origin().Obj(), targs)
 	}
 }
 
@@ -208,4 +209,44 @@ func subst(t types.Type, m map[*types.TypeParam]types.Type, depth int) types.Typ
 		return r
 	}
 	return t
+}
+
+// generic reports whether sig mentions a type parameter.
+func generic(sig *types.Signature) bool {
+	return mentionsTypeParam(sig.Params(), 0) || mentionsTypeParam(sig.Results(), 0)
+}
+
+// mentionsTypeParam reports whether t is or contains a type parameter.
+func mentionsTypeParam(t types.Type, depth int) bool {
+	if depth > 6 || t == nil {
+		return false
+	}
+	switch t := types.Unalias(t).(type) {
+	case *types.TypeParam:
+		return true
+	case *types.Tuple:
+		for i := 0; i < t.Len(); i++ {
+			if mentionsTypeParam(t.At(i).Type(), depth+1) {
+				return true
+			}
+		}
+	case *types.Pointer:
+		return mentionsTypeParam(t.Elem(), depth+1)
+	case *types.Slice:
+		return mentionsTypeParam(t.Elem(), depth+1)
+	case *types.Array:
+		return mentionsTypeParam(t.Elem(), depth+1)
+	case *types.Chan:
+		return mentionsTypeParam(t.Elem(), depth+1)
+	case *types.Map:
+		return mentionsTypeParam(t.Key(), depth+1) || mentionsTypeParam(t.Elem(), depth+1)
+	case *types.Named:
+		args := t.TypeArgs()
+		for i := 0; i < args.Len(); i++ {
+			if mentionsTypeParam(args.At(i), depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -3,6 +3,7 @@ package analyzer
 import (
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"github.com/idemkit/idem/analyzer/knowledge"
@@ -284,14 +285,12 @@ func (a *pkgAnalysis) checkOffsetSkips(s *summary, name string) {
 			}
 		}
 		for _, instr := range b.Instrs {
-			if ci, ok := instr.(ssa.CallInstruction); ok && containsCall(s.acks, ci) {
-				return true
-			}
-		}
-		for _, instr := range b.Instrs {
 			ci, ok := instr.(ssa.CallInstruction)
 			if !ok {
 				continue
+			}
+			if slices.Contains(s.acks, ci) {
+				return true
 			}
 			f := callee(ci.Common())
 			if a.cat.Has(f, knowledge.Nack) || a.cat.Has(f, knowledge.Publish) || a.cat.Has(f, knowledge.NoReturn) {
@@ -382,42 +381,18 @@ func failurePos(f *decision) token.Pos {
 			return c.Pos()
 		}
 	}
-	for v := f.err; v != nil; {
-		switch x := v.(type) {
-		case *ssa.Extract:
-			v = x.Tuple
-			continue
-		case *ssa.Call:
-			return x.Pos()
-		}
-		break
+	if call := failingCall(f); call != nil {
+		return call.Pos()
 	}
 	return f.blk.Instrs[len(f.blk.Instrs)-1].Pos()
-}
-
-func containsCall(cs []ssa.CallInstruction, c ssa.CallInstruction) bool {
-	for _, x := range cs {
-		if x == c {
-			return true
-		}
-	}
-	return false
 }
 
 // settledInside reports whether the failing call of f is to the program's
 // own function that acks the message before every error it returns (a
 // poison message marked on purpose, its error returned only to be logged).
 func (a *pkgAnalysis) settledInside(f *decision) bool {
-	v := f.err
-	for {
-		x, ok := v.(*ssa.Extract)
-		if !ok {
-			break
-		}
-		v = x.Tuple
-	}
-	call, ok := v.(*ssa.Call)
-	if !ok {
+	call := failingCall(f)
+	if call == nil {
 		return false
 	}
 	g := call.Call.StaticCallee()
@@ -447,4 +422,18 @@ func (a *pkgAnalysis) settledInside(f *decision) bool {
 		}
 	}
 	return errs > 0
+}
+
+// failingCall is the call whose error f tests, nil when it is no call's.
+func failingCall(f *decision) *ssa.Call {
+	v := f.err
+	for {
+		x, ok := v.(*ssa.Extract)
+		if !ok {
+			break
+		}
+		v = x.Tuple
+	}
+	call, _ := v.(*ssa.Call)
+	return call
 }

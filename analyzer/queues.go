@@ -66,10 +66,7 @@ func (a *pkgAnalysis) reaching(r knowledge.Role) map[*ssa.Function]bool {
 					work = append(work, fn)
 				}
 				if f := ci.Common().StaticCallee(); f != nil {
-					if f.Blocks == nil && f.Origin() != nil {
-						f = f.Origin()
-					}
-					callers[f] = append(callers[f], fn)
+					callers[built(f)] = append(callers[built(f)], fn)
 				}
 				// Through a dynamic call only within a package (a JSON
 				// wrapper's handler interface): through a callback, every
@@ -98,16 +95,15 @@ func (a *pkgAnalysis) reaching(r knowledge.Role) map[*ssa.Function]bool {
 // items are the values of a function that carry a queue item: receives
 // from a channel of items, and the parameters an item was passed to.
 type items struct {
-	encoders map[*ssa.Function]bool // the program's functions that serialize
-	vals     map[ssa.Value]bool
-	sel      map[*ssa.Select]map[int]bool // select results (Extract indexes) that are received items
+	vals map[ssa.Value]bool
+	sel  map[*ssa.Select]map[int]bool // select results (Extract indexes) that are received items
 }
 
 // receivedItems returns fn's receives from channels whose elements can be
 // items: not signals (struct{}, bool, numbers, errors, contexts, times,
 // funcs, channels).
 func (a *pkgAnalysis) receivedItems(fn *ssa.Function) items {
-	it := items{encoders: a.encoders, vals: map[ssa.Value]bool{}, sel: map[*ssa.Select]map[int]bool{}}
+	it := items{vals: map[ssa.Value]bool{}, sel: map[*ssa.Select]map[int]bool{}}
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			switch in := instr.(type) {
@@ -165,7 +161,7 @@ func itemChan(t types.Type) bool {
 // carries reports whether v carries one of it's items: the item itself, a
 // part of it, a value built from it (a decoded copy, a slice or batch of
 // items), through a bounded number of steps.
-func (it items) carries(v ssa.Value, depth int) bool {
+func (a *pkgAnalysis) carries(it items, v ssa.Value, depth int) bool {
 	if v == nil || depth > 8 {
 		return false
 	}
@@ -177,16 +173,16 @@ func (it items) carries(v ssa.Value, depth int) bool {
 		if sel, ok := v.Tuple.(*ssa.Select); ok {
 			return it.sel[sel][v.Index]
 		}
-		return it.carries(v.Tuple, depth+1)
+		return a.carries(it, v.Tuple, depth+1)
 	case *ssa.UnOp:
-		return v.Op != token.ARROW && it.carries(v.X, depth+1)
+		return v.Op != token.ARROW && a.carries(it, v.X, depth+1)
 	case *ssa.FieldAddr, *ssa.Field, *ssa.IndexAddr, *ssa.Index, *ssa.Slice,
 		*ssa.MakeInterface, *ssa.ChangeType, *ssa.Convert, *ssa.TypeAssert:
 		// A part, a view or a conversion of the value it is made from.
-		return it.carries(*v.(ssa.Instruction).Operands(nil)[0], depth+1)
+		return a.carries(it, *v.(ssa.Instruction).Operands(nil)[0], depth+1)
 	case *ssa.Phi:
 		for _, e := range v.Edges {
-			if it.carries(e, depth+1) {
+			if a.carries(it, e, depth+1) {
 				return true
 			}
 		}
@@ -195,12 +191,12 @@ func (it items) carries(v ssa.Value, depth int) bool {
 		for _, r := range *v.Referrers() {
 			switch r := r.(type) {
 			case *ssa.Store:
-				if r.Addr == v && it.carries(r.Val, depth+1) {
+				if r.Addr == v && a.carries(it, r.Val, depth+1) {
 					return true
 				}
 			case *ssa.IndexAddr:
 				for _, rr := range *r.Referrers() {
-					if st, ok := rr.(*ssa.Store); ok && st.Addr == r && it.carries(st.Val, depth+1) {
+					if st, ok := rr.(*ssa.Store); ok && st.Addr == r && a.carries(it, st.Val, depth+1) {
 						return true
 					}
 				}
@@ -209,12 +205,12 @@ func (it items) carries(v ssa.Value, depth int) bool {
 	case *ssa.Call:
 		// A value decoded or built from an item by the program's own
 		// function (or append).
-		if f := v.Call.StaticCallee(); f != nil && it.encoders[origin(f)] {
+		if f := v.Call.StaticCallee(); f != nil && a.encoders[origin(f)] {
 			return false // an item encoded to be stored again, not handled
 		}
 		if _, ok := v.Call.Value.(*ssa.Builtin); ok || v.Call.StaticCallee() != nil {
 			for _, x := range v.Call.Args {
-				if it.carries(x, depth+1) {
+				if a.carries(it, x, depth+1) {
 					return true
 				}
 			}
@@ -241,7 +237,7 @@ func (a *pkgAnalysis) dispatchItems(fn *ssa.Function, it items, depth int, seen 
 			cc := ci.Common()
 			var given []int
 			for i, x := range cc.Args {
-				if it.carries(x, 0) && !opaque(paramType(cc, i)) && !scalar(x.Type()) {
+				if a.carries(it, x, 0) && !opaque(paramType(cc, i)) && !scalar(x.Type()) {
 					given = append(given, i)
 				}
 			}
@@ -252,15 +248,13 @@ func (a *pkgAnalysis) dispatchItems(fn *ssa.Function, it items, depth int, seen 
 				continue
 			}
 			if f := cc.StaticCallee(); f != nil {
-				if f.Blocks == nil && f.Origin() != nil {
-					f = f.Origin()
-				}
+				f = built(f)
 				// The queue's own functions only: beyond its package an
 				// item is the handler's business.
 				if depth >= 4 || pkgOf(f) != pkgOf(fn) || f.Blocks == nil {
 					continue
 				}
-				sub := items{encoders: it.encoders, vals: map[ssa.Value]bool{}}
+				sub := items{vals: map[ssa.Value]bool{}}
 				for _, i := range given {
 					if i < len(f.Params) {
 						sub.vals[f.Params[i]] = true
@@ -277,13 +271,8 @@ func (a *pkgAnalysis) dispatchItems(fn *ssa.Function, it items, depth int, seen 
 					continue
 				}
 				a.dispatched[f] = true
-				a.queued[f] = true
+				a.queueTo(f, ci, cc.Args[given[0]])
 				found = true
-				if ra, ok := itemsAck(ci, cc.Args[given[0]]); ok {
-					if _, set := a.resultAck[f]; !set {
-						a.resultAck[f] = ra
-					}
-				}
 			}
 		}
 	}
@@ -308,8 +297,8 @@ func itemsAck(ci ssa.CallInstruction, item ssa.Value) (resultAck, bool) {
 
 // paramItems returns fn's parameters as items: what a queue handler is
 // given.
-func (a *pkgAnalysis) paramItems(fn *ssa.Function) items {
-	it := items{encoders: a.encoders, vals: map[ssa.Value]bool{}}
+func paramItems(fn *ssa.Function) items {
+	it := items{vals: map[ssa.Value]bool{}}
 	for _, p := range fn.Params {
 		it.vals[p] = true
 	}
@@ -335,17 +324,12 @@ func sameItems(x, y types.Type) bool {
 // queueOn carries the queue's protocol from fn, a queue handler, to f, the
 // handler fn's call ci hands its items to.
 func (a *pkgAnalysis) queueOn(fn *ssa.Function, ci ssa.CallInstruction, f *ssa.Function) {
-	it := a.paramItems(fn)
+	it := paramItems(fn)
 	for _, x := range ci.Common().Args {
-		if !it.carries(x, 0) {
+		if !a.carries(it, x, 0) {
 			continue
 		}
-		a.queued[f] = true
-		if ra, ok := itemsAck(ci, x); ok {
-			if _, set := a.resultAck[f]; !set {
-				a.resultAck[f] = ra
-			}
-		}
+		a.queueTo(f, ci, x)
 		return
 	}
 }
@@ -357,6 +341,15 @@ func pkgOf(f *ssa.Function) *ssa.Package {
 		return f.Origin().Pkg
 	}
 	return f.Pkg
+}
+
+// built is the function whose body runs for f: its generic origin for an
+// instantiation that has no body of its own.
+func built(f *ssa.Function) *ssa.Function {
+	if f.Blocks == nil && f.Origin() != nil {
+		return f.Origin()
+	}
+	return f
 }
 
 // origin is f's generic origin, or f.
@@ -404,4 +397,15 @@ func opaque(t types.Type) bool {
 func scalar(t types.Type) bool {
 	_, ok := t.Underlying().(*types.Basic)
 	return ok
+}
+
+// queueTo marks f a queue handler, handed item by the call ci: acked as
+// itemsAck says, unless its dispatcher said otherwise already.
+func (a *pkgAnalysis) queueTo(f *ssa.Function, ci ssa.CallInstruction, item ssa.Value) {
+	a.queued[f] = true
+	if ra, ok := itemsAck(ci, item); ok {
+		if _, set := a.resultAck[f]; !set {
+			a.resultAck[f] = ra
+		}
+	}
 }

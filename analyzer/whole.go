@@ -69,6 +69,7 @@ func CheckProgram(pkgs []*packages.Package, c Config) ([]Finding, error) {
 		a.funcs = append(a.funcs, packageFuncs(prog, sp, p.Syntax, p.TypesInfo)...)
 	}
 	a.callees = dynamicCallees(prog, a.funcs)
+	a.clients = a.clientTypes()
 	phase("call graph")
 	var out []Finding
 	a.emit = func(f Finding) { out = append(out, f) }
@@ -315,12 +316,12 @@ func dynamicCallees(prog *ssa.Program, funcs []*ssa.Function) map[ssa.CallInstru
 		}
 	}
 	for site, fs := range sites {
-		if len(out[site]) == 0 && site.Common().IsInvoke() && stdInterface(site.Common().Method) {
-			// io.Writer, fmt.Stringer, error: implemented all over a
-			// program, so every implementation is no answer; VTA's are.
-			continue
-		}
-		if len(out[site]) == 0 && (site.Common().IsInvoke() || generic(site.Common().Signature())) {
+		cc := site.Common()
+		// A site VTA found nothing for reaches the initial graph's
+		// callees: an interface's implementations (not a std interface's:
+		// io.Writer, error are implemented all over a program, so every
+		// implementation is no answer) and a generic body's func values.
+		if len(out[site]) == 0 && (cc.IsInvoke() && !stdInterface(cc.Method) || !cc.IsInvoke() && generic(cc.Signature())) {
 			for _, f := range fs {
 				if f = unwrap(prog, f); f != nil && f.Blocks != nil && own[f] && !containsFunc(out[site], f) {
 					out[site] = append(out[site], f)
@@ -340,45 +341,6 @@ func dynamicCallees(prog *ssa.Program, funcs []*ssa.Function) map[ssa.CallInstru
 // standard library (or a predeclared one, error).
 func stdInterface(m *types.Func) bool {
 	return m.Pkg() == nil || stdPath(m.Pkg().Path())
-}
-
-// generic reports whether sig mentions a type parameter.
-func generic(sig *types.Signature) bool {
-	return mentionsTypeParam(sig.Params(), 0) || mentionsTypeParam(sig.Results(), 0)
-}
-
-func mentionsTypeParam(t types.Type, depth int) bool {
-	if depth > 6 || t == nil {
-		return false
-	}
-	switch t := types.Unalias(t).(type) {
-	case *types.TypeParam:
-		return true
-	case *types.Tuple:
-		for i := 0; i < t.Len(); i++ {
-			if mentionsTypeParam(t.At(i).Type(), depth+1) {
-				return true
-			}
-		}
-	case *types.Pointer:
-		return mentionsTypeParam(t.Elem(), depth+1)
-	case *types.Slice:
-		return mentionsTypeParam(t.Elem(), depth+1)
-	case *types.Array:
-		return mentionsTypeParam(t.Elem(), depth+1)
-	case *types.Chan:
-		return mentionsTypeParam(t.Elem(), depth+1)
-	case *types.Map:
-		return mentionsTypeParam(t.Key(), depth+1) || mentionsTypeParam(t.Elem(), depth+1)
-	case *types.Named:
-		args := t.TypeArgs()
-		for i := 0; i < args.Len(); i++ {
-			if mentionsTypeParam(args.At(i), depth+1) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // sigKey identifies a signature for matching func values with functions:
