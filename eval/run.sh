@@ -11,13 +11,17 @@
 # errors.txt. idemlint's exit code 3 (findings) is not a failure. MODES
 # (default "standalone vet") chooses the modes to run. Then eval/score
 # scores them and writes $OUT/results.md.
+#
+# A module with a repo field comes from that GitHub repository at the commit
+# its version names: from a bare mirror $EVAL_MIRRORS/OWNER+NAME (any git
+# directory below it) when there is one, else by git clone from GitHub.
 set -u
 # Analyse each module as published: a go.work shipped in a module zip names
 # nested modules that the zip does not contain.
 export GOWORK=off
 
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then
-	echo "usage: bash eval/run.sh dev|test [TOOL]" >&2
+	echo "usage: bash eval/run.sh dev|test|fresh|fresh2 [TOOL]" >&2
 	exit 2
 fi
 SET=$1
@@ -59,20 +63,46 @@ fail() {
 	echo "$1" | tee -a "$OUT/errors.txt" >&2
 }
 
-while read -r mod ver slug patterns; do
+# fromrepo REPO COMMIT DEST extracts the repository's tree at COMMIT into
+# DEST.
+fromrepo() {
+	local repo=$1 commit=$2 dest=$3 name gitdir
+	name=${repo#github.com/}
+	gitdir=$(find "${EVAL_MIRRORS:-/nonexistent}/${name/\//+}" -name HEAD -type f -printf '%h\n' 2>/dev/null | head -n 1)
+	if [ -z "$gitdir" ]; then
+		gitdir=$work/git-$slug
+		git clone -q --bare "https://$repo" "$gitdir" || return 1
+	fi
+	git --git-dir="$gitdir" archive "$commit" | tar -x -C "$dest"
+}
+
+while read -r mod ver slug repo patterns; do
 	[ -n "$mod" ] || continue
 	echo "== $mod@$ver"
-	dir=$(cd "$work" && go mod download -json "$mod@$ver" 2>"$OUT/log/$slug.modcache.log" |
-		sed -n 's/^[[:space:]]*"Dir": "\(.*\)",\{0,1\}$/\1/p')
-	if [ -z "$dir" ] || [ ! -d "$dir" ]; then
-		fail "$mod@$ver: go mod download failed (log/$slug.modcache.log)"
-		continue
-	fi
 	copy=$work/$slug
 	rm -rf "$copy"
 	mkdir -p "$copy"
-	cp -r "$dir/." "$copy/"
+	if [ "$repo" != - ]; then
+		if ! fromrepo "$repo" "$ver" "$copy" >"$OUT/log/$slug.git.log" 2>&1; then
+			fail "$mod: $repo at $ver could not be extracted (log/$slug.git.log)"
+			continue
+		fi
+	else
+		dir=$(cd "$work" && go mod download -json "$mod@$ver" 2>"$OUT/log/$slug.modcache.log" |
+			sed -n 's/^[[:space:]]*"Dir": "\(.*\)",\{0,1\}$/\1/p')
+		if [ -z "$dir" ] || [ ! -d "$dir" ]; then
+			fail "$mod@$ver: go mod download failed (log/$slug.modcache.log)"
+			continue
+		fi
+		cp -r "$dir/." "$copy/"
+	fi
 	chmod -R u+w "$copy"
+	# A repository's go.sum may lack entries its module zip would not need;
+	# complete them (the go.mod is the copy's, not the repository's).
+	if [ "$repo" != - ]; then
+		# shellcheck disable=SC2086 # patterns are a word list
+		(cd "$copy" && GOFLAGS=-mod=mod go list -deps $patterns) >"$OUT/log/$slug.deps.log" 2>&1
+	fi
 	if ! (cd "$copy" && go mod download) >"$OUT/log/$slug.download.log" 2>&1; then
 		fail "$mod@$ver: go mod download in the copy failed (log/$slug.download.log); running anyway"
 	fi

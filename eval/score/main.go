@@ -7,8 +7,9 @@
 //	go run ./eval/score -check SET.yaml
 //	go run ./eval/score [-mode standalone|vet|all] [-md FILE] SET.yaml OUTDIR
 //
-// -list prints one line per module of the set, "MODULE VERSION SLUG
-// PATTERN...", for eval/run.sh. -check only validates the set file.
+// -list prints one line per module of the set, "MODULE VERSION SLUG REPO
+// PATTERN...", for eval/run.sh (REPO is "-" for a module from the module
+// proxy). -check only validates the set file.
 // Otherwise score reads, for each module and mode, OUTDIR/MODE/SLUG.json and
 // OUTDIR/MODE/SLUG.stderr (go vet writes its JSON to stderr), and
 // OUTDIR/MODE/SLUG.root, the directory the tool ran in, used to turn absolute
@@ -43,8 +44,13 @@ type Set struct {
 
 // Module is one module of a set, at a fixed version.
 type Module struct {
-	Module   string   `yaml:"module"`
-	Version  string   `yaml:"version"`
+	Module  string `yaml:"module"`
+	Version string `yaml:"version"`
+	// Repo, when set ("github.com/OWNER/NAME"), is where the module's source
+	// comes from instead of the module proxy: that repository at the commit
+	// Version, with the module's go.mod at its root. For repositories that
+	// publish no module version.
+	Repo     string   `yaml:"repo"`
 	Broker   string   `yaml:"broker"`
 	Why      string   `yaml:"why"`
 	Patterns []string `yaml:"patterns"`
@@ -134,7 +140,11 @@ func run(w io.Writer, list, check bool, mode, md string, args []string) error {
 			if len(pats) == 0 {
 				pats = []string{"./..."}
 			}
-			fmt.Fprintf(w, "%s %s %s %s\n", m.Module, m.Version, Slug(m.Module), strings.Join(pats, " "))
+			repo := m.Repo
+			if repo == "" {
+				repo = "-"
+			}
+			fmt.Fprintf(w, "%s %s %s %s %s\n", m.Module, m.Version, Slug(m.Module), repo, strings.Join(pats, " "))
 		}
 		return nil
 	}
@@ -211,12 +221,25 @@ func ParseSet(data []byte) (*Set, error) {
 	return &set, nil
 }
 
+var (
+	repoPath   = regexp.MustCompile(`^github\.com/[A-Za-z0-9][A-Za-z0-9_-]*/[A-Za-z0-9][A-Za-z0-9._-]*$`)
+	commitHash = regexp.MustCompile(`^[0-9a-f]{40}$`)
+)
+
 // Validate checks that the set is well-formed.
 func (s *Set) Validate() error {
 	mods := map[string]string{}
 	for _, m := range s.Modules {
 		if m.Module == "" || m.Version == "" {
 			return fmt.Errorf("module entry without module or version: %+v", m)
+		}
+		if m.Repo != "" {
+			if !repoPath.MatchString(m.Repo) {
+				return fmt.Errorf("module %s: repo %q is not github.com/OWNER/NAME", m.Module, m.Repo)
+			}
+			if !commitHash.MatchString(m.Version) {
+				return fmt.Errorf("module %s: version %q of a repo is not a full commit hash", m.Module, m.Version)
+			}
 		}
 		if _, dup := mods[m.Module]; dup {
 			return fmt.Errorf("module %s listed twice", m.Module)

@@ -21,6 +21,11 @@ modules:
     broker: kafka
     why: test
     patterns: ["./consumer/..."]
+  - module: github.com/acme/shop
+    version: 0123456789abcdef0123456789abcdef01234567
+    repo: github.com/acme/shop
+    broker: rabbitmq
+    why: test
 handlers:
   - id: svc-bug-1
     module: example.com/svc
@@ -69,6 +74,8 @@ func TestParseSetInvalid(t *testing.T) {
 		{"duplicate id", "id: svc-ok-1", "id: svc-bug-1", "used twice"},
 		{"unknown field", "reason: ack first", "reason: ack first\n    colour: red", "field colour not found"},
 		{"unknown shape", "shape: [interface-effect]", "shape: [teleport]", "unknown shape"},
+		{"repo not on github", "repo: github.com/acme/shop", "repo: gitlab.com/acme/shop", "not github.com/OWNER/NAME"},
+		{"repo at a tag", "version: 0123456789abcdef0123456789abcdef01234567", "version: v1.2.0", "not a full commit hash"},
 	}
 	if _, err := ParseSet([]byte(testSet)); err != nil {
 		t.Fatalf("valid set rejected: %v", err)
@@ -197,6 +204,13 @@ func TestScoreEndToEnd(t *testing.T) {
 	write(ModeVet, "example.com_svc.stderr", "# example.com/svc/handler\n{}\n")
 	write(ModeVet, "example.com_other_v2.stderr",
 		"# example.com/other/v2/consumer\n"+`{"example.com/other/v2/consumer": {"idemlint": [{"category": "IDEM002", "posn": "consumer/c.go:41:5", "message": "ack before effect (IDEM002)"}]}}`+"\n")
+	// the repository module has no handlers and no findings in either mode
+	for _, m := range []string{ModeStandalone, ModeVet} {
+		write(m, "github.com_acme_shop.root", "/abs/w/shop\n")
+		write(m, "github.com_acme_shop.rc", "0\n")
+		write(m, "github.com_acme_shop.json", "")
+		write(m, "github.com_acme_shop.stderr", "")
+	}
 
 	tests := []struct {
 		mode           string
@@ -265,7 +279,9 @@ func TestList(t *testing.T) {
 	if err := run(&out, true, false, "all", "", []string{writeSet(t, t.TempDir())}); err != nil {
 		t.Fatal(err)
 	}
-	want := "example.com/svc v1.0.0 example.com_svc ./...\nexample.com/other/v2 v2.1.0 example.com_other_v2 ./consumer/...\n"
+	want := "example.com/svc v1.0.0 example.com_svc - ./...\n" +
+		"example.com/other/v2 v2.1.0 example.com_other_v2 - ./consumer/...\n" +
+		"github.com/acme/shop 0123456789abcdef0123456789abcdef01234567 github.com_acme_shop github.com/acme/shop ./...\n"
 	if out.String() != want {
 		t.Errorf("got %q, want %q", out.String(), want)
 	}
@@ -275,7 +291,7 @@ func TestList(t *testing.T) {
 // (dev, the former test set, and the fresh held-out set).
 func TestSets(t *testing.T) {
 	mods := map[string]string{}
-	for _, name := range []string{"dev", "test", "fresh"} {
+	for _, name := range []string{"dev", "test", "fresh", "fresh2"} {
 		file := filepath.Join("..", name+".yaml")
 		if _, err := os.Stat(file); os.IsNotExist(err) {
 			continue
