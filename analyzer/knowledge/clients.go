@@ -51,6 +51,10 @@ var base = Base{
 		{Type: "github.com/dapr/go-sdk/service/common.TopicEvent", Client: "dapr", ReturnAck: true},
 		{Type: "github.com/Azure/azure-sdk-for-go/sdk/messaging/azservicebus.ReceivedMessage", Client: "azservicebus"},
 		{Type: "github.com/aws/aws-sdk-go/service/sqs.Message", Client: "sqs"},
+		{Type: "github.com/eclipse/paho.mqtt.golang.Message", Client: "mqtt"},
+		{Type: "github.com/eclipse/paho.golang/paho.PublishReceived", Client: "mqtt"},
+		{Type: "github.com/eclipse/paho.golang/autopaho.PublishReceived", Client: "mqtt"},
+		{Type: "github.com/slack-go/slack/socketmode.Event", Client: "slack socket mode"},
 	},
 
 	Rules: concat(brokers, redis, sqlRules, httpRules, notifyRules, idemRules, stdRules, telemetry),
@@ -269,6 +273,39 @@ var brokers = concat(
 		{Name: "(github.com/nsqio/go-nsq.Consumer).AddConcurrentHandlers", Role: Register, Arg: "handler", Client: "nsq"},
 	},
 	each(Publish, "nsq", "github.com/nsqio/go-nsq.Producer", "Publish", "MultiPublish", "DeferredPublish"),
+
+	// --- MQTT: eclipse/paho.mqtt.golang (3.1.1) and eclipse/paho.golang (5) ------------
+	// A QoS 1 PUBLISH is sent again until the client's PUBACK, which both
+	// clients send when the callback returns unless acks are manual
+	// (SetAutoAckDisabled, EnableManualAcknowledgment: then Ack).
+	[]Rule{
+		{Name: "(github.com/eclipse/paho.mqtt.golang.Client).Subscribe", Role: Register, Arg: "callback", Client: "mqtt"},
+		{Name: "(github.com/eclipse/paho.mqtt.golang.Client).SubscribeMultiple", Role: Register, Arg: "callback", Client: "mqtt"},
+		{Name: "(github.com/eclipse/paho.mqtt.golang.Client).AddRoute", Role: Register, Arg: "callback", Client: "mqtt"},
+		{Name: "(github.com/eclipse/paho.mqtt.golang.ClientOptions).SetDefaultPublishHandler", Role: Register, Arg: "defaultHandler", Client: "mqtt"},
+		{Name: "(github.com/eclipse/paho.golang/paho.StandardRouter).RegisterHandler", Role: Register, Arg: "h", Client: "mqtt"},
+		{Name: "(github.com/eclipse/paho.golang/paho.Client).AddOnPublishReceived", Role: Register, Arg: "f", Client: "mqtt"},
+		{Name: "(github.com/eclipse/paho.golang/autopaho.ConnectionManager).AddOnPublishReceived", Role: Register, Arg: "f", Client: "mqtt"},
+		{Name: "(github.com/eclipse/paho.golang/paho.Client).Ack", Role: Ack, Arg: "pb", Client: "mqtt"},
+	},
+	each(Ack, "mqtt", "github.com/eclipse/paho.mqtt.golang.Message", "Ack"),
+	each(Publish, "mqtt", "github.com/eclipse/paho.mqtt.golang.Client", "Publish"),
+	each(Publish, "mqtt", "github.com/eclipse/paho.golang/paho.Client", "Publish"),
+	each(Publish, "mqtt", "github.com/eclipse/paho.golang/autopaho.ConnectionManager", "Publish"),
+
+	// --- Slack socket mode: events arrive on Client.Events and are sent
+	// again unless acked (Ack) within three seconds.
+	[]Rule{
+		{Name: "(github.com/slack-go/slack/socketmode.Client).Ack", Role: Ack, Client: "slack socket mode"},
+		{Name: "(github.com/slack-go/slack/socketmode.Client).AckCtx", Role: Ack, Client: "slack socket mode"},
+	},
+	func() []Rule {
+		var out []Rule
+		for _, n := range []string{"Handle", "HandleEvents", "HandleSlashCommand", "HandleDefault"} {
+			out = append(out, Rule{Name: "(github.com/slack-go/slack/socketmode.SocketmodeHandler)." + n, Role: Register, Arg: "f", Client: "slack socket mode"})
+		}
+		return out
+	}(),
 
 	// --- Apache Pulsar ------------------------------------------------------------------
 	each(Fetch, "pulsar", "github.com/apache/pulsar-client-go/pulsar.Consumer", "Receive", "Chan"),
@@ -502,6 +539,8 @@ var sqlRules = concat(
 		{Name: "entgo.io/ent/dialect/sql/sqlgraph.BatchCreate", Role: Effect, Kind: SQL},
 	},
 	effects(SQL, "github.com/uptrace/bun.InsertQuery", "Exec", "Scan"),
+	// --- pop (gobuffalo): Create inserts; Update and Destroy set and remove.
+	effects(SQL, "github.com/gobuffalo/pop/v6.Connection", "Create", "ValidateAndCreate"),
 )
 
 var httpRules = []Rule{
@@ -534,6 +573,7 @@ var notifyRules = concat(
 	effects(SMTP, "github.com/aws/aws-sdk-go-v2/service/sesv2.Client", "SendEmail", "SendBulkEmail"),
 	effects(SMTP, "github.com/aws/aws-sdk-go-v2/service/ses.Client", "SendEmail", "SendRawEmail", "SendTemplatedEmail"),
 	effects(HTTP, "github.com/twilio/twilio-go/rest/api/v2010.ApiService", "CreateMessage"),
+	effects(HTTP, "github.com/slack-go/slack.Client", "PostMessage", "PostMessageContext", "PostEphemeral", "PostEphemeralContext", "SendMessage", "SendMessageContext"),
 	effects(HTTP, "github.com/aws/aws-sdk-go-v2/service/sns.Client", "Publish", "PublishBatch"), // an SMS, a push, a topic's subscribers
 	// Firebase Cloud Messaging: Client's sends are promoted from an
 	// unexported embedded client, hence any type of the package.
