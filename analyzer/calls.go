@@ -246,6 +246,15 @@ func (a *pkgAnalysis) visitLocal(s *summary, ci ssa.CallInstruction, f *ssa.Func
 	}
 	cs := a.summary(f)
 	did := false
+	for t, cols := range cs.sqlWrites {
+		for col := range cols {
+			s.addWrite(t, col)
+		}
+		s.addWrite(t)
+	}
+	if cs.row != nil {
+		a.addStateCheck(s, ci, cs.row, args, via)
+	}
 	if len(cs.sources) > 0 && a.returnsMessage(f) {
 		// A helper that fetches the next message and returns it
 		// (m, ev, ok, err := k.fetchPaid(ctx)): a receive for the loop
@@ -830,10 +839,7 @@ func (a *pkgAnalysis) effectRule(s *summary, ci ssa.CallInstruction, r bound, re
 // lookup.
 func (a *pkgAnalysis) sqlStatement(s *summary, ci ssa.CallInstruction, r bound, recv ssa.Value, cls sqlclass.Class, desc string, keyArgs ssa.Value, call *ssa.Call, query bool, text string) {
 	if cls.Write && cls.Table != "" {
-		if s.sqlWrites == nil {
-			s.sqlWrites = map[string]bool{}
-		}
-		s.sqlWrites[cls.Table] = true
+		s.addWrite(cls.Table, cls.Sets...)
 	}
 	if cls.Effect() && cls.Insert && a.cat.PublishTable(cls.Table) {
 		// An insert into an outbox or a queue table publishes a message, as
@@ -904,6 +910,9 @@ func (a *pkgAnalysis) rowsValues(s *summary, c *check, call *ssa.Call, _ vkind, 
 		}
 		for _, sc := range methodCalls(res, "Scan") {
 			set(errResult(sc), &dval{chk: c, kind: vErr, t: pos, s: zero, sentinel: knowledge.NoRows})
+			if c.kind == ckLookup {
+				a.stateScans(s, c, sc)
+			}
 			// Scanned values of a lookup: a bool or a count.
 			_, sargs := splitArgs(sc.Common())
 			for _, sa := range sargs {

@@ -56,7 +56,14 @@
 // mongo.IsDuplicateKeyError, a helper named like isUniqueViolation); Redis
 // SETNX, HSETNX and SET … NX whose result decides a branch (a SETNX whose key
 // is deleted on the success path is a lock, not a dedup); a lookup followed
-// by a write of the key (accepted; reported with -strict); functions marked
+// by a write of the key (accepted; reported with -strict); a state check:
+// a field of a row read by a SELECT (in the handler or in a repository
+// method it calls) compared with a constant, one side reaching no effect,
+// with an UPDATE of that table setting the field's column on the way
+// (`if o.Status == "paid" { return nil }` … `SET status = 'paid'`; a row
+// compared with nil, with an insert into its table) — also accepted as
+// check-then-act, and reported with -strict; a state that nothing writes is
+// validation, not a dedup; functions marked
 // //idem:dedup or named with -dedup; WATCH of a key, EXISTS on it and a
 // MULTI that sets it with the effect. The check's key must be able to
 // repeat: a key built only from time.Now, or with any part new on every
@@ -138,7 +145,9 @@
 //     //idem:handler;
 //   - an ack made inside a helper of another package, or a helper's ack by
 //     a handler's result;
-//   - prepared statements set up in another package.
+//   - prepared statements set up in another package;
+//   - a state check whose row is read, or whose state is written, in a
+//     function of another package.
 //
 // Both modes use the same rules and the same catalog; on code where the
 // modular view suffices they report the same findings.

@@ -81,6 +81,7 @@ const (
 	vInt                      // rows affected or a count: > 0 implies T, == 0 implies F
 	vErr                      // error: nil implies T, non-nil implies F, the sentinel implies S
 	vOutcome                  // guard.Outcome: Applied fresh, Duplicate dup
+	vState                    // a looked-up row or one of its fields: a branch on it is oriented by where the effects are (states.go)
 )
 
 // dedupFact: the function returns a dedup decision in result Result.

@@ -247,7 +247,8 @@ type summary struct {
 	guardWork  map[ssa.Instruction]*occ // guard calls as work (workAt), built lazily
 	dispatch   map[ssa.Instruction]*occ // calls that dispatch the message to a handler, as work
 	benign     []benignSide
-	sqlWrites  map[string]bool
+	sqlWrites  map[string]map[string]bool // table → the columns an UPDATE sets, here or in a callee
+	row        *stateFact                 // the function returns a looked-up row
 	redisMarks int
 }
 
@@ -257,7 +258,23 @@ func (s *summary) marks(c *check) bool {
 	if c.store == knowledge.Redis {
 		return s.redisMarks > 0 || len(s.occs) > 0 && hasKind(s.occs, knowledge.Redis)
 	}
-	return c.table != "" && s.sqlWrites[c.table]
+	_, ok := s.sqlWrites[c.table]
+	return c.table != "" && ok
+}
+
+// addWrite records a write of table, setting cols.
+func (s *summary) addWrite(table string, cols ...string) {
+	if s.sqlWrites == nil {
+		s.sqlWrites = map[string]map[string]bool{}
+	}
+	m := s.sqlWrites[table]
+	if m == nil {
+		m = map[string]bool{}
+		s.sqlWrites[table] = m
+	}
+	for _, c := range cols {
+		m[c] = true
+	}
 }
 
 // followStores gives the loads of a local variable the decision value last
@@ -428,6 +445,8 @@ type check struct {
 	decisions []*decision
 	pooled    bool               // the record is written on a pool: it commits on its own
 	sqlDedup  sqlclass.DedupKind // ckSQL: how the statement tells a fresh key
+	state     bool               // ckLookup: a row's state read through a function (states.go)
+	bases     []ssa.Value        // ckLookup: the rows (structs) it filled, which a function may return
 }
 
 type checkKind uint8
@@ -448,6 +467,7 @@ type dval struct {
 	kind     vkind
 	t, f, s  impl
 	sentinel string // knowledge.NoRows or knowledge.DupKey: which sentinel errors compare to s
+	field    string // vState: the field of the row, "" for the row itself
 }
 
 // decision is an If deciding on a check's result.
@@ -572,6 +592,14 @@ func (a *pkgAnalysis) analyse(s *summary) {
 	s.followStores()
 	// Decisions.
 	for _, in := range ifs {
+		if sd := s.stateCond(in.Cond); sd != nil {
+			if d := s.stateDecision(in, sd); d != nil {
+				sd.chk.decided = true
+				sd.chk.decisions = append(sd.chk.decisions, d)
+				s.decisions = append(s.decisions, d)
+			}
+			continue
+		}
 		c, t, f := s.cond(in.Cond, 0)
 		b := in.Block()
 		if c != nil && (t != implNone || f != implNone) {
@@ -646,6 +674,7 @@ func (a *pkgAnalysis) analyse(s *summary) {
 	}
 	a.inferGuardedParams(s)
 	a.inferDedup(s)
+	a.inferState(s)
 }
 
 // addUnguarded records an unguarded effect, once per place it really

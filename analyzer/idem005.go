@@ -4,7 +4,11 @@ var doc005 = CodeDoc{
 	Code:  IDEM005,
 	Title: "check-then-act dedup (-strict)",
 	Text: `A check-then-act dedup (reported with -strict): a lookup of the key, then
-a write of it. Two concurrent deliveries both pass the lookup.
+a write of it. Two concurrent deliveries both pass the lookup. A state check
+is one too: a row read, a branch on its state (` + "`" + `if o.Status == "paid"` + "`" + `) and an
+UPDATE that sets that state with the effect, in separate transactions or
+after the effect, leaves the same window; without -strict it counts as a
+dedup check.
 `,
 	Bad: `err := tx.QueryRowContext(ctx, ` + "`" + `SELECT 1 FROM processed WHERE id = $1` + "`" + `, id).Scan(&one)
 if err == nil {

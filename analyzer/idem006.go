@@ -43,6 +43,9 @@ func (a *pkgAnalysis) checkTx(s *summary, o *occ, name string) {
 		a.checkHelperTx(o, c, name)
 		return
 	}
+	if c.state && !a.cfg.strict {
+		return // a state check: accepted as check-then-act is
+	}
 	if c.kind == ckLookup {
 		a.checkLookupTx(s, o, c, name)
 		return

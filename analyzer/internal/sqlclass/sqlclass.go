@@ -35,6 +35,7 @@ type Class struct {
 	Returning  bool      // RETURNING clause (or a SELECT): rows tell the outcome
 	Dedup      DedupKind // how it can serve as a dedup check
 	Table      string    // target table, lowercased, without schema
+	Sets       []string  // UPDATE: the columns SET assigns, lowercased
 	Reason     string    // why it is not idempotent, for messages
 }
 
@@ -694,6 +695,9 @@ func classifyUpdate(s []tok) Class {
 	}
 	body := s[set+1:]
 	asg := splitAssignments(body)
+	for _, a := range asg {
+		c.Sets = append(c.Sets, a.col)
+	}
 	c.Returning = findTop(s, 0, "returning") >= 0
 	// A state or version guard: a SET column also compared in WHERE.
 	if w := findTop(body, 0, "where"); w >= 0 {

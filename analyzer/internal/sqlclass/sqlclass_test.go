@@ -1,6 +1,9 @@
 package sqlclass
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 func TestClassifySQL(t *testing.T) {
 	// want: r = read, e = non-idempotent write (effect), i = idempotent write,
@@ -137,5 +140,22 @@ func TestTokenize(t *testing.T) {
 	}
 	if toks[3].s != "it's" {
 		t.Errorf("string literal %q", toks[3].s)
+	}
+}
+
+func TestUpdateSets(t *testing.T) {
+	tests := []struct {
+		q    string
+		want []string
+	}{
+		{`UPDATE orders SET status = 'paid' WHERE id = $1`, []string{"status"}},
+		{`UPDATE orders o SET o.status = ?, paid_at = NOW() WHERE o.id = ?`, []string{"status", "paid_at"}},
+		{`UPDATE "Orders" SET "Status" = $1, total = total + $2 WHERE id = $3 RETURNING id`, []string{"status", "total"}},
+		{`INSERT INTO orders (id) VALUES ($1)`, nil},
+	}
+	for _, tt := range tests {
+		if got := Classify(tt.q).Sets; !slices.Equal(got, tt.want) {
+			t.Errorf("%s: Sets %q, want %q", tt.q, got, tt.want)
+		}
 	}
 }

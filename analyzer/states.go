@@ -1,0 +1,276 @@
+package analyzer
+
+import (
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"github.com/idemkit/idem/analyzer/knowledge"
+	"golang.org/x/tools/go/ssa"
+)
+
+// State checks: a handler that reads the entity a message is about, skips
+// when its state says the work is done, and writes that state with the
+// effect:
+//
+//	o, err := repo.Get(ctx, id) // SELECT … status … FROM orders WHERE id = $1
+//	if o.Status == "paid" {
+//		return nil
+//	}
+//	repo.AddPoints(ctx, o.User, o.Points)
+//	repo.MarkPaid(ctx, id) // UPDATE orders SET status = 'paid' WHERE id = $1
+//
+// This is a lookup followed by a write of what it looked up, as the other
+// check-then-act dedups: accepted, and reported with -strict (IDEM005). The
+// state may be read through helpers and repository methods: a function
+// that returns a row scanned from a SELECT (a struct whose fields the Scan
+// fills, or the scanned column) tells its callers which table it read
+// (stateFact), however many calls deep.
+//
+// It guards an effect when a comparison of a field read from that row (with
+// a constant, or the row with nil) decides a branch, one side of which
+// reaches no effect and the other does, and the function (or one it calls)
+// writes that table: an UPDATE whose SET names the compared field's column
+// (Status and status, ProcessedAt and processed_at), or for a row compared
+// with nil (found: skip) an INSERT into it. A state compared but never
+// written (an order's owner, a cancelled flag) is validation, not a dedup.
+
+// stateFact: the function returns, in result Result, a row read from Table
+// (or a value scanned from it) by a lookup keyed on parameter KeyParam.
+type stateFact struct {
+	Result   int
+	Table    string
+	KeyParam int
+}
+
+// stateScans registers the struct fields a lookup's Scan fills: loads of
+// them carry the row's state, and the struct is a base its function may
+// return.
+func (a *pkgAnalysis) stateScans(s *summary, c *check, sc *ssa.Call) {
+	_, sargs := splitArgs(sc.Common())
+	for _, sa := range sargs {
+		for _, fa := range scanFields(sa) {
+			if !containsValue(c.bases, fa.X) {
+				c.bases = append(c.bases, fa.X)
+			}
+			name := fieldName(fa.X.Type(), fa.Field)
+			for _, r := range *fa.Referrers() {
+				if ld, ok := r.(*ssa.UnOp); ok && ld.Op == token.MUL && ld.X == fa {
+					s.values[ld] = &dval{chk: c, kind: vState, field: name}
+				}
+			}
+		}
+	}
+	// A base read back from elsewhere in the function: its other field
+	// loads carry the state too.
+	for _, b := range c.bases {
+		s.stateValues(c, b, 0)
+	}
+}
+
+// scanFields returns the struct fields (&o.Status) a Scan writes, from its
+// variadic argument slice.
+func scanFields(v ssa.Value) []*ssa.FieldAddr {
+	var out []*ssa.FieldAddr
+	sl, ok := v.(*ssa.Slice)
+	if !ok {
+		return nil
+	}
+	alloc, ok := sl.X.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	for _, r := range *alloc.Referrers() {
+		ia, ok := r.(*ssa.IndexAddr)
+		if !ok {
+			continue
+		}
+		for _, rr := range *ia.Referrers() {
+			if st, ok := rr.(*ssa.Store); ok && st.Addr == ia {
+				if fa, ok := peel(st.Val).(*ssa.FieldAddr); ok {
+					out = append(out, fa)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// addStateCheck records, at a call of a function that returns a row, a
+// state lookup whose values are the row and its fields.
+func (a *pkgAnalysis) addStateCheck(s *summary, ci ssa.CallInstruction, f *stateFact, args []ssa.Value, via string) {
+	call, ok := ci.(*ssa.Call)
+	if !ok {
+		return
+	}
+	row := result(call, f.Result)
+	if row == nil {
+		return
+	}
+	c := &check{call: ci, pos: ci.Pos(), desc: via, kind: ckLookup, state: true, store: knowledge.SQL, table: f.Table, bases: []ssa.Value{row}}
+	if f.KeyParam >= 0 && f.KeyParam < len(args) {
+		c.key = args[f.KeyParam]
+	}
+	s.checks = append(s.checks, c)
+	s.values[row] = &dval{chk: c, kind: vState}
+	s.stateValues(c, row, 0)
+}
+
+// stateValues marks the loads of a row's fields (through a pointer or of a
+// struct value) as carrying c's state.
+func (s *summary) stateValues(c *check, row ssa.Value, depth int) {
+	refs := row.Referrers()
+	if refs == nil || depth > 2 {
+		return
+	}
+	for _, r := range *refs {
+		switch x := r.(type) {
+		case *ssa.FieldAddr:
+			name := fieldName(x.X.Type(), x.Field)
+			for _, rr := range *x.Referrers() {
+				if ld, ok := rr.(*ssa.UnOp); ok && ld.Op == token.MUL && ld.X == x {
+					if s.values[ld] == nil {
+						s.values[ld] = &dval{chk: c, kind: vState, field: name}
+					}
+				}
+			}
+		case *ssa.Field:
+			if s.values[x] == nil {
+				s.values[x] = &dval{chk: c, kind: vState, field: fieldName(x.X.Type(), x.Field)}
+			}
+		case *ssa.UnOp:
+			if x.Op == token.MUL {
+				s.stateValues(c, x, depth+1) // o := *p
+			}
+		}
+	}
+}
+
+// stateCond returns the state value a branch condition compares: a field
+// of a looked-up row compared with a constant, a boolean field, or the row
+// compared with nil.
+func (s *summary) stateCond(v ssa.Value) *dval {
+	switch x := v.(type) {
+	case *ssa.UnOp:
+		if x.Op == token.NOT {
+			return s.stateCond(x.X)
+		}
+	case *ssa.BinOp:
+		if x.Op != token.EQL && x.Op != token.NEQ {
+			return nil
+		}
+		d, other := s.values[x.X], x.Y
+		if d == nil || d.kind != vState {
+			d, other = s.values[x.Y], x.X
+		}
+		if d == nil || d.kind != vState {
+			return nil
+		}
+		if k, ok := other.(*ssa.Const); ok {
+			if d.field == "" && k.Value != nil {
+				return nil // a row compared with a value, not nil
+			}
+			if d.field != "" && k.Value != nil && k.Value.Kind() == constant.Unknown {
+				return nil
+			}
+			return d
+		}
+		return nil
+	}
+	if d := s.values[v]; d != nil && d.kind == vState && d.field != "" {
+		if b, ok := v.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsBoolean != 0 {
+			return d
+		}
+	}
+	return nil
+}
+
+// stateDecision makes the decision of a branch on a state value: the side
+// that reaches no effect of the function is the duplicate, when the other
+// reaches one, and the state is written with the effect. nil when the
+// branch is no dedup.
+func (s *summary) stateDecision(in *ssa.If, d *dval) *decision {
+	if !s.writesState(d) {
+		return nil
+	}
+	b := in.Block()
+	reach := [2]bool{}
+	for i, succ := range b.Succs {
+		for _, o := range s.occs {
+			if s.reaches(succ, o.instr.Block(), b) {
+				reach[i] = true
+				break
+			}
+		}
+	}
+	if reach[0] == reach[1] {
+		return nil
+	}
+	fresh := 0
+	if reach[1] {
+		fresh = 1
+	}
+	dec := &decision{chk: d.chk, blk: b, fresh: b.Succs[fresh], other: b.Succs[1-fresh]}
+	dec.succ[fresh], dec.succ[1-fresh] = implFresh, implDup
+	return dec
+}
+
+// writesState reports whether the function writes the state d reads: an
+// UPDATE of the looked-up table that sets the field's column, or for the
+// row itself any write of the table.
+func (s *summary) writesState(d *dval) bool {
+	cols, ok := s.sqlWrites[d.chk.table]
+	if !ok || d.chk.table == "" {
+		return false
+	}
+	if d.field == "" {
+		return true
+	}
+	want := normColumn(d.field)
+	for col := range cols {
+		if normColumn(col) == want {
+			return true
+		}
+	}
+	return false
+}
+
+// normColumn folds a Go field name and a column name to one form:
+// ProcessedAt, processed_at and processedat are alike.
+func normColumn(s string) string {
+	return strings.ToLower(strings.ReplaceAll(s, "_", ""))
+}
+
+// inferState finds a function that returns a looked-up row: a base of a
+// lookup (or of a state check made at a call) returned as one result, or
+// loaded from and returned.
+func (a *pkgAnalysis) inferState(s *summary) {
+	for _, b := range s.fn.Blocks {
+		r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok {
+			continue
+		}
+		for i, v := range r.Results {
+			v = peel(v)
+			if ld, ok := v.(*ssa.UnOp); ok && ld.Op == token.MUL {
+				v = ld.X
+			}
+			for _, c := range s.checks {
+				if c.kind == ckLookup && c.table != "" && containsValue(c.bases, v) {
+					s.row = &stateFact{Result: i, Table: c.table, KeyParam: paramIndex(s.fn, c.key)}
+					return
+				}
+			}
+		}
+	}
+}
+
+func containsValue(vs []ssa.Value, v ssa.Value) bool {
+	for _, x := range vs {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
