@@ -635,6 +635,8 @@ func (a *pkgAnalysis) visitRule(s *summary, ci ssa.CallInstruction, r bound, rec
 		s.redisMarks++
 	case knowledge.RedisDel:
 		s.dels = append(s.dels, ci)
+	case knowledge.RowLookup:
+		a.rowLookup(s, ci, call, recv, arg(args, r.key))
 	case knowledge.RedisLookup:
 		c := &check{call: ci, pos: ci.Pos(), desc: describeCall(ci.Common()), kind: ckLookup, key: arg(args, r.key), recv: recv, store: knowledge.Redis}
 		s.checks = append(s.checks, c)
@@ -741,6 +743,9 @@ func (a *pkgAnalysis) effectRule(s *summary, ci ssa.CallInstruction, r bound, re
 		return
 	}
 	call, _ := ci.(*ssa.Call)
+	if r.Kind == knowledge.Mongo {
+		a.mongoWrite(s, recv, r, args)
+	}
 	switch r.Mode {
 	case knowledge.Always:
 		desc := describeCall(cc)

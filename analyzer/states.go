@@ -274,3 +274,59 @@ func containsValue(vs []ssa.Value, v ssa.Value) bool {
 	}
 	return false
 }
+
+// rowLookup records a document read (FindOne(…).Decode(&o)): a lookup of
+// its collection whose row is the value Decode fills.
+func (a *pkgAnalysis) rowLookup(s *summary, ci ssa.CallInstruction, call *ssa.Call, recv, key ssa.Value) {
+	table := collectionOf(recv)
+	if call == nil || table == "" {
+		return
+	}
+	c := &check{call: ci, pos: ci.Pos(), desc: describeCall(ci.Common()), kind: ckLookup, state: true, store: knowledge.Mongo, recv: recv, key: key, table: table}
+	for _, dec := range methodCalls(call, "Decode") {
+		if _, dargs := splitArgs(dec.Common()); len(dargs) == 1 {
+			row := peel(dargs[0])
+			c.bases = append(c.bases, row)
+			s.stateValues(c, row, 0)
+		}
+	}
+	if len(c.bases) > 0 {
+		s.checks = append(s.checks, c)
+	}
+}
+
+// mongoWrite records a write of a collection and the field names its
+// update document names ($set: {status: …}).
+func (a *pkgAnalysis) mongoWrite(s *summary, recv ssa.Value, r bound, args []ssa.Value) {
+	table := collectionOf(recv)
+	if table == "" {
+		return
+	}
+	var names []string
+	if r.Mode == knowledge.MongoUpdate {
+		names = reachedStrings(arg(args, r.arg))
+	}
+	s.addWrite(table, names...)
+}
+
+// collectionOf names the collection a handle is: "mongo:NAME" for
+// db.Collection("NAME"), "mongo:T.f" for one kept in field f of a struct T;
+// "" when unknown.
+func collectionOf(v ssa.Value) string {
+	if v == nil {
+		return ""
+	}
+	switch x := peel(v).(type) {
+	case *ssa.Call:
+		if fn := callee(&x.Call); fn != nil && fn.Name() == "Collection" && len(x.Call.Args) >= 2 {
+			if k, ok := x.Call.Args[1].(*ssa.Const); ok && k.Value != nil && k.Value.Kind() == constant.String {
+				return "mongo:" + constant.StringVal(k.Value)
+			}
+		}
+	case *ssa.UnOp:
+		if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL {
+			return "mongo:" + types.TypeString(derefType(fa.X.Type()), nil) + "." + fieldName(fa.X.Type(), fa.Field)
+		}
+	}
+	return ""
+}

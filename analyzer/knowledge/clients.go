@@ -528,6 +528,8 @@ var sqlRules = concat(
 		for _, n := range []string{"UpdateOne", "UpdateMany", "UpdateByID", "FindOneAndUpdate"} {
 			out = append(out, Rule{Name: "({mongo}.Collection)." + n, Role: Effect, Kind: Mongo, Mode: MongoUpdate, Arg: "update"})
 		}
+		// FindOne(…).Decode(&o): o is the document, for state checks.
+		out = append(out, Rule{Name: "({mongo}.Collection).FindOne", Role: RowLookup, Key: "filter"})
 		return append(out, Rule{Name: "{mongo}.IsDuplicateKeyError", Role: UniqueTest, Arg: "err"})
 	}(),
 

@@ -66,6 +66,7 @@ const (
 	ClockMethod                    // a method of the clock's value that keeps its resolution (UnixNano)
 	Serialize                      // encodes a value to bytes for a store or the wire (json.Marshal, gob, protobuf)
 	Deserialize                    // decodes bytes back into a value (json.Unmarshal …): with Serialize, the mark of a persistent queue
+	RowLookup                      // reads one document or row: the value its result's Decode fills is the row, whose fields carry its state (state checks)
 )
 
 var roleNames = map[Role]string{
@@ -77,7 +78,7 @@ var roleNames = map[Role]string{
 	Scan: "scan", RedisMark: "redis mark", Register: "register", Dedup: "dedup", Telemetry: "telemetry",
 	Ignore: "ignore", Decode: "decode", Benign: "benign", HeaderSet: "header set", NoReturn: "no return",
 	FreshValue: "fresh value", RandRead: "rand read", ClockMethod: "clock method",
-	Serialize: "serialize", Deserialize: "deserialize",
+	Serialize: "serialize", Deserialize: "deserialize", RowLookup: "row lookup",
 }
 
 // String names the role.

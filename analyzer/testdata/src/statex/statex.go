@@ -1,4 +1,4 @@
-package statex // want package:"idemfacts"
+package statex
 
 // statex: handlers that read the entity a message is about and skip
 // when its state says the work is done (a lookup, then a write of that
