@@ -636,7 +636,9 @@ func (a *pkgAnalysis) visitRule(s *summary, ci ssa.CallInstruction, r bound, rec
 	case knowledge.RedisDel:
 		s.dels = append(s.dels, ci)
 	case knowledge.RowLookup:
-		a.rowLookup(s, ci, call, recv, arg(args, r.key))
+		a.rowLookup(s, ci, call, r, recv, args)
+	case knowledge.RowWrite:
+		a.rowWrite(s, recv, arg(args, r.arg))
 	case knowledge.RedisLookup:
 		c := &check{call: ci, pos: ci.Pos(), desc: describeCall(ci.Common()), kind: ckLookup, key: arg(args, r.key), recv: recv, store: knowledge.Redis}
 		s.checks = append(s.checks, c)
@@ -748,6 +750,11 @@ func (a *pkgAnalysis) effectRule(s *summary, ci ssa.CallInstruction, r bound, re
 	}
 	switch r.Mode {
 	case knowledge.Always:
+		if r.Kind == knowledge.SQL {
+			if t := modelTable(peelVariadic(arg(args, max(r.arg, 0)))); t != "" {
+				s.addWrite(t) // an ORM insert of a model (xorm's Insert(&bean))
+			}
+		}
 		desc := describeCall(cc)
 		if r.Kind == knowledge.Custom {
 			desc = shortFunc(callee(cc)) // a team's own function, named as declared
@@ -783,9 +790,13 @@ func (a *pkgAnalysis) effectRule(s *summary, ci ssa.CallInstruction, r bound, re
 		}
 		a.sqlStatement(s, ci, r, recv, cls, describeCall(cc)+" "+snippet(texts[0]), keyArgs, call, r.Mode == knowledge.SQLQuery, texts[0])
 	case knowledge.GormCreate:
+		if t := modelTable(arg(args, r.arg)); t != "" {
+			s.addWrite(t)
+		}
 		cls := a.gormCreateClass(recv)
 		a.sqlStatement(s, ci, r, recv, cls, describeCall(cc), arg(args, 0), call, false, "")
 	case knowledge.GormUpdate:
+		a.ormWrite(s, recv, args, r)
 		cls := a.gormUpdateClass(recv, args, r)
 		if cls.Write {
 			a.sqlStatement(s, ci, r, recv, cls, describeCall(cc), arg(args, len(args)-1), call, false, "")

@@ -62,7 +62,9 @@
 // with an UPDATE of that table setting the field's column on the way
 // (`if o.Status == "paid" { return nil }` … `SET status = 'paid'`; a row
 // compared with nil, with an insert into its table; a MongoDB document
-// read by FindOne(…).Decode(&o) and $set in the same collection) — also accepted as
+// read by FindOne(…).Decode(&o) and $set in the same collection; a gorm
+// First(&o) or xorm Get(&o) row and an update of the same model type that
+// names the column, sets the field, or saves the whole row) — also accepted as
 // check-then-act, and reported with -strict; a state that nothing writes is
 // validation, not a dedup; functions marked
 // //idem:dedup or named with -dedup; WATCH of a key, EXISTS on it and a

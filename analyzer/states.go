@@ -224,7 +224,7 @@ func (s *summary) writesState(d *dval) bool {
 	if !ok || d.chk.table == "" {
 		return false
 	}
-	if d.field == "" {
+	if d.field == "" || cols["*"] {
 		return true
 	}
 	want := normColumn(d.field)
@@ -275,9 +275,22 @@ func containsValue(vs []ssa.Value, v ssa.Value) bool {
 	return false
 }
 
-// rowLookup records a document read (FindOne(…).Decode(&o)): a lookup of
-// its collection whose row is the value Decode fills.
-func (a *pkgAnalysis) rowLookup(s *summary, ci ssa.CallInstruction, call *ssa.Call, recv, key ssa.Value) {
+// rowLookup records a row read: gorm's First(&o) (the row is its
+// argument, the table its model type), a MongoDB FindOne(…).Decode(&o) (the
+// row is what Decode fills, the table its collection).
+func (a *pkgAnalysis) rowLookup(s *summary, ci ssa.CallInstruction, call *ssa.Call, r bound, recv ssa.Value, args []ssa.Value) {
+	key := arg(args, r.key)
+	if r.arg >= 0 {
+		row := peel(peelVariadic(arg(args, r.arg)))
+		table := modelTable(row)
+		if table == "" {
+			return
+		}
+		c := &check{call: ci, pos: ci.Pos(), desc: describeCall(ci.Common()), kind: ckLookup, state: true, store: knowledge.SQL, recv: recv, key: key, table: table, bases: []ssa.Value{row}}
+		s.checks = append(s.checks, c)
+		s.stateValues(c, row, 0)
+		return
+	}
 	table := collectionOf(recv)
 	if call == nil || table == "" {
 		return
@@ -329,4 +342,107 @@ func collectionOf(v ssa.Value) string {
 		}
 	}
 	return ""
+}
+
+// ormWrite records a gorm update of its model's table: the column an
+// Update names, the map keys or struct fields Updates is given.
+func (a *pkgAnalysis) ormWrite(s *summary, recv ssa.Value, args []ssa.Value, r bound) {
+	val := arg(args, r.arg)
+	var cols []string
+	if r.arg == 1 {
+		if col, ok := constString(arg(args, 0)); ok {
+			cols = append(cols, col)
+		}
+	}
+	cols = append(cols, reachedStrings(val)...)
+	a.writeRow(s, recv, val, cols)
+}
+
+// rowWrite records an ORM write of a row that is no effect (xorm's
+// Update(bean), gorm's Save): the columns its chain's Cols names, the
+// fields stored into the value, or every column ("*") when neither says.
+func (a *pkgAnalysis) rowWrite(s *summary, recv, val ssa.Value) {
+	a.writeRow(s, recv, val, nil)
+}
+
+// writeRow records a write of the table of the model on recv's chain
+// (Model(&Invoice{})) or of val, setting cols and the columns Cols and
+// MustCols name on the chain and the fields stored into val.
+func (a *pkgAnalysis) writeRow(s *summary, recv, val ssa.Value, cols []string) {
+	table := ""
+	named := false
+	for v, i := recv, 0; v != nil && i < 12; i++ {
+		call, ok := peel(v).(*ssa.Call)
+		if !ok {
+			break
+		}
+		fn := callee(call.Common())
+		if fn == nil {
+			break
+		}
+		rv, cargs := splitArgs(call.Common())
+		switch fn.Name() {
+		case "Model":
+			if table == "" {
+				table = modelTable(arg(cargs, 0))
+			}
+		case "Cols", "MustCols", "Select":
+			for _, x := range cargs {
+				cols = append(cols, reachedStrings(x)...)
+			}
+			named = true
+		}
+		v = rv
+	}
+	if table == "" {
+		table = modelTable(val)
+	}
+	if table == "" {
+		return
+	}
+	fields := storedFields(val)
+	cols = append(cols, fields...)
+	if len(cols) == 0 && !named {
+		cols = append(cols, "*")
+	}
+	s.addWrite(table, cols...)
+}
+
+// modelTable names the table of an ORM model value (&Order{…}, &o):
+// "model:" and its named type; "" for anything else (a map, a slice).
+func modelTable(v ssa.Value) string {
+	if v == nil {
+		return ""
+	}
+	n, ok := types.Unalias(derefType(peel(v).Type())).(*types.Named)
+	if !ok {
+		return ""
+	}
+	if _, ok := n.Underlying().(*types.Struct); !ok {
+		return ""
+	}
+	return "model:" + types.TypeString(n, nil)
+}
+
+// storedFields returns the names of the struct fields stored through a
+// pointer in its function (&Order{Status: "paid"}, pr.Status = …).
+func storedFields(v ssa.Value) []string {
+	p := peel(v)
+	if _, ok := types.Unalias(p.Type()).Underlying().(*types.Pointer); !ok || p.Referrers() == nil {
+		return nil
+	}
+	var out []string
+	for _, r := range *p.Referrers() {
+		fa, ok := r.(*ssa.FieldAddr)
+		if !ok || fa.X != p {
+			continue
+		}
+		for _, rr := range *fa.Referrers() {
+			if st, ok := rr.(*ssa.Store); ok && st.Addr == fa {
+				out = append(out, fieldName(p.Type(), fa.Field))
+				break
+			}
+		}
+	}
+	return out
 }

@@ -443,6 +443,15 @@ var sqlRules = concat(
 		}
 		return out
 	}(),
+	// Get(&bean) reads a row (for state checks); Update(bean) and gorm's
+	// Save write one, the columns Cols names or the fields set.
+	[]Rule{
+		{Name: "(xorm.io/xorm.Engine).Get", Role: RowLookup, Arg: "beans"},
+		{Name: "(xorm.io/xorm.Session).Get", Role: RowLookup, Arg: "beans"},
+		{Name: "(xorm.io/xorm.Engine).Update", Role: RowWrite, Arg: "bean"},
+		{Name: "(xorm.io/xorm.Session).Update", Role: RowWrite, Arg: "bean"},
+		{Name: "(gorm.io/gorm.DB).Save", Role: RowWrite, Arg: "value"},
+	},
 	// --- database/sql ---------------------------------------------------------------
 	func() []Rule {
 		var out []Rule
@@ -519,6 +528,10 @@ var sqlRules = concat(
 		sql("(gorm.io/gorm.DB).UpdateColumns", GormUpdate, "values"),
 		sql("(gorm.io/gorm.DB).Exec", SQLExec, "sql"),
 		sql("(gorm.io/gorm.DB).Raw", SQLQuery, "sql"),
+		// First(&o, id): o is the row, for state checks.
+		{Name: "(gorm.io/gorm.DB).First", Role: RowLookup, Arg: "dest", Key: "conds"},
+		{Name: "(gorm.io/gorm.DB).Take", Role: RowLookup, Arg: "dest", Key: "conds"},
+		{Name: "(gorm.io/gorm.DB).Last", Role: RowLookup, Arg: "dest", Key: "conds"},
 	},
 
 	// --- MongoDB --------------------------------------------------------------------

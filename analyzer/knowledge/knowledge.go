@@ -66,7 +66,8 @@ const (
 	ClockMethod                    // a method of the clock's value that keeps its resolution (UnixNano)
 	Serialize                      // encodes a value to bytes for a store or the wire (json.Marshal, gob, protobuf)
 	Deserialize                    // decodes bytes back into a value (json.Unmarshal …): with Serialize, the mark of a persistent queue
-	RowLookup                      // reads one document or row: the value its result's Decode fills is the row, whose fields carry its state (state checks)
+	RowWrite                       // writes the row Arg (a model value) without being an effect (an ORM update, save): the columns its chain or value names (state checks)
+	RowLookup                      // reads one document or row into Arg (or, with no Arg, into what its result's Decode is given): the row, whose fields carry its state (state checks)
 )
 
 var roleNames = map[Role]string{
@@ -78,7 +79,7 @@ var roleNames = map[Role]string{
 	Scan: "scan", RedisMark: "redis mark", Register: "register", Dedup: "dedup", Telemetry: "telemetry",
 	Ignore: "ignore", Decode: "decode", Benign: "benign", HeaderSet: "header set", NoReturn: "no return",
 	FreshValue: "fresh value", RandRead: "rand read", ClockMethod: "clock method",
-	Serialize: "serialize", Deserialize: "deserialize", RowLookup: "row lookup",
+	Serialize: "serialize", Deserialize: "deserialize", RowLookup: "row lookup", RowWrite: "row write",
 }
 
 // String names the role.

@@ -1,4 +1,4 @@
-package statex // want package:"idemfacts"
+package statex
 
 // State checks on MongoDB documents: FindOne(…).Decode(&o), a branch on a
 // field, an update that $sets it.

@@ -1,4 +1,4 @@
-// Package xorm is a stub of xorm.io/xorm: the signatures the catalog names.
+// Package xorm is a stub of xorm.io/xorm@v1.3.9 for analyzer tests: signatures mirror the real API (the subset the catalog and the tests use).
 package xorm
 
 import "database/sql"
@@ -69,3 +69,27 @@ func (session *Session) Exec(sqlOrArgs ...interface{}) (sql.Result, error) { ret
 
 // Get reads one record into bean.
 func (session *Session) Get(beans ...interface{}) (bool, error) { return false, nil }
+
+// Where starts a session with a condition.
+func (engine *Engine) Where(query interface{}, args ...interface{}) *Session { return nil }
+
+// ID starts a session for the row with that primary key.
+func (engine *Engine) ID(id interface{}) *Session { return nil }
+
+// Cols starts a session that writes only those columns.
+func (engine *Engine) Cols(columns ...string) *Session { return nil }
+
+// MustCols starts a session that writes those columns even when zero.
+func (engine *Engine) MustCols(columns ...string) *Session { return nil }
+
+// Where adds a condition.
+func (session *Session) Where(query interface{}, args ...interface{}) *Session { return nil }
+
+// ID selects the row with that primary key.
+func (session *Session) ID(id interface{}) *Session { return nil }
+
+// Cols writes only those columns.
+func (session *Session) Cols(columns ...string) *Session { return nil }
+
+// MustCols writes those columns even when zero.
+func (session *Session) MustCols(columns ...string) *Session { return nil }

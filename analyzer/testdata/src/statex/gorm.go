@@ -1,0 +1,64 @@
+package statex // want package:"idemfacts"
+
+// State checks on gorm rows: First(&o), a branch on a field, an update of
+// the same model that sets it.
+
+import (
+	"context"
+
+	amqp "github.com/rabbitmq/amqp091-go"
+	"gorm.io/gorm"
+)
+
+type Invoice struct {
+	ID     string
+	Status string
+	Amount int
+}
+
+type Ledger struct {
+	ID      string
+	Balance int
+}
+
+type Books struct{ db *gorm.DB }
+
+func (b *Books) invoice(id string) (*Invoice, error) {
+	var inv Invoice
+	err := b.db.First(&inv, "id = ?", id).Error
+	return &inv, err
+}
+
+// settled skips a settled invoice; the status is set with the effect.
+func (b *Books) settled(ctx context.Context, m amqp.Delivery) {
+	inv, err := b.invoice(string(m.Body))
+	if err != nil {
+		m.Nack(false, true)
+		return
+	}
+	if inv.Status == "settled" {
+		m.Ack(false)
+		return
+	}
+	if err := b.db.Create(&Ledger{ID: inv.ID, Balance: inv.Amount}).Error; err != nil {
+		m.Nack(false, true)
+		return
+	}
+	b.db.Model(&Invoice{}).Where("id = ?", inv.ID).Update("status", "settled")
+	m.Ack(false)
+}
+
+// amounted compares the amount, which nothing updates.
+func (b *Books) amounted(ctx context.Context, m amqp.Delivery) {
+	inv, err := b.invoice(string(m.Body))
+	if err != nil || inv.Amount == 0 {
+		m.Nack(false, false)
+		return
+	}
+	if err := b.db.Create(&Ledger{ID: inv.ID, Balance: inv.Amount}).Error; err != nil { // want `IDEM001`
+		m.Nack(false, true)
+		return
+	}
+	b.db.Model(&Invoice{}).Where("id = ?", inv.ID).Updates(&Invoice{Status: "booked"})
+	m.Ack(false)
+}
