@@ -73,7 +73,24 @@ fromrepo() {
 		gitdir=$work/git-$slug
 		git clone -q --bare "https://$repo" "$gitdir" || return 1
 	fi
-	git --git-dir="$gitdir" archive "$commit" | tar -x -C "$dest"
+	if git --git-dir="$gitdir" archive "$commit" | tar -x -C "$dest" && [ "${PIPESTATUS[0]}" = 0 ]; then
+		return 0
+	fi
+	# A snapshot may lack some large blobs: extract file by file, leaving
+	# those out (listed in the log).
+	echo "git archive failed; extracting file by file"
+	rm -rf "${dest:?}"/* "$dest"/.[!.]* 2>/dev/null
+	git --git-dir="$gitdir" ls-tree -r "$commit" | while read -r mode type obj path; do
+		[ "$type" = blob ] || continue
+		mkdir -p "$dest/$(dirname "$path")"
+		if [ "$mode" = 120000 ]; then
+			continue # symlinks are not followed into the copy
+		fi
+		git --git-dir="$gitdir" cat-file blob "$obj" >"$dest/$path" 2>/dev/null || {
+			echo "missing from the snapshot: $path"
+			rm -f "$dest/$path"
+		}
+	done
 }
 
 while read -r mod ver slug repo patterns; do
