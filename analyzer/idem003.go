@@ -271,7 +271,7 @@ func (a *pkgAnalysis) checkOffsetSkips(s *summary, name string) {
 			next = append(next, in.Block())
 		}
 	}
-	if len(next) == 0 || !a.acksOffsets(s) {
+	if len(next) == 0 && !a.offsetParam(s) || !a.acksOffsets(s) {
 		return
 	}
 	// A path stops where the message is settled or the failure handled on
@@ -299,6 +299,30 @@ func (a *pkgAnalysis) checkOffsetSkips(s *summary, name string) {
 		}
 		return false
 	}
+	if len(next) == 0 {
+		// A handler of one message that returns nothing: its caller cannot
+		// tell a failure, and takes the next message.
+		for _, f := range s.failures {
+			if a.settledInside(f) {
+				continue
+			}
+			past := false
+			pathTo([]*ssa.BasicBlock{f.fresh}, nil, f.blk, func(b *ssa.BasicBlock) []*ssa.BasicBlock {
+				if stops(b) {
+					return nil
+				}
+				if _, ret := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ret {
+					past = true
+				}
+				return b.Succs
+			})
+			if past {
+				a.report(IDEM003, failurePos(f), name, token.NoPos, "",
+					"handler %s returns without committing when %s fails, and returns nothing its caller could stop on: committing a later offset commits this one too, and the message is lost", name, f.what)
+			}
+		}
+		return
+	}
 	for _, f := range s.failures {
 		if a.settledInside(f) {
 			continue
@@ -317,6 +341,20 @@ func (a *pkgAnalysis) checkOffsetSkips(s *summary, name string) {
 			}
 		}
 	}
+}
+
+// offsetParam reports whether s is a handler of one message acked by
+// offset (a kafka.Message parameter) that returns nothing.
+func (a *pkgAnalysis) offsetParam(s *summary) bool {
+	if !s.param || s.fn.Signature.Results().Len() > 0 {
+		return false
+	}
+	for _, p := range s.fn.Params {
+		if m := a.cat.Message(derefType(p.Type())); m != nil && m.Offsets {
+			return true
+		}
+	}
+	return false
 }
 
 // offsetSource reports whether in, a message source, delivers messages

@@ -51,6 +51,10 @@ var base = Base{
 		{Type: "github.com/dapr/go-sdk/service/common.TopicEvent", Client: "dapr", ReturnAck: true},
 		{Type: "github.com/Azure/azure-sdk-for-go/sdk/messaging/azservicebus.ReceivedMessage", Client: "azservicebus"},
 		{Type: "github.com/aws/aws-sdk-go/service/sqs.Message", Client: "sqs"},
+		// NATS Streaming (STAN, deprecated for JetStream, still in use): a
+		// message is redelivered after AckWait unless acked, which the
+		// client does when the callback returns (SetManualAckMode: Ack).
+		{Type: "github.com/nats-io/stan.go.Msg", Client: "nats streaming"},
 		{Type: "github.com/eclipse/paho.mqtt.golang.Message", Client: "mqtt"},
 		{Type: "github.com/eclipse/paho.golang/paho.PublishReceived", Client: "mqtt"},
 		{Type: "github.com/eclipse/paho.golang/autopaho.PublishReceived", Client: "mqtt"},
@@ -292,6 +296,14 @@ var brokers = concat(
 	each(Publish, "mqtt", "github.com/eclipse/paho.mqtt.golang.Client", "Publish"),
 	each(Publish, "mqtt", "github.com/eclipse/paho.golang/paho.Client", "Publish"),
 	each(Publish, "mqtt", "github.com/eclipse/paho.golang/autopaho.ConnectionManager", "Publish"),
+
+	// --- NATS Streaming (stan.go) ------------------------------------------------------
+	[]Rule{
+		{Name: "(github.com/nats-io/stan.go.Conn).Subscribe", Role: Register, Arg: "cb", Client: "nats streaming"},
+		{Name: "(github.com/nats-io/stan.go.Conn).QueueSubscribe", Role: Register, Arg: "cb", Client: "nats streaming"},
+	},
+	each(Ack, "nats streaming", "github.com/nats-io/stan.go.Msg", "Ack"),
+	each(Publish, "nats streaming", "github.com/nats-io/stan.go.Conn", "Publish", "PublishAsync"),
 
 	// --- Slack socket mode: events arrive on Client.Events and are sent
 	// again unless acked (Ack) within three seconds.

@@ -6,6 +6,7 @@ import (
 	"log"
 
 	"github.com/IBM/sarama"
+	"github.com/segmentio/kafka-go"
 )
 
 type offsetConsumer struct {
@@ -72,4 +73,38 @@ func (c *poisonConsumer) ConsumeClaim(sess sarama.ConsumerGroupSession, claim sa
 		}
 	}
 	return nil
+}
+
+// kafkaProcessor handles one message in a function that returns nothing;
+// its caller's loop takes the next message whatever happened.
+type kafkaProcessor struct {
+	apply func(ctx context.Context, m kafka.Message) error
+	dlq   *kafka.Writer
+}
+
+// process commits after a success; a failure is only logged: the next
+// message's commit moves the offset past this one.
+func (p *kafkaProcessor) process(ctx context.Context, r *kafka.Reader, m kafka.Message) {
+	if err := p.apply(ctx, m); err != nil { // want `handler kafkaProcessor.process returns without committing when .* fails, and returns nothing its caller could stop on: committing a later offset commits this one too, and the message is lost \(IDEM003\)`
+		log.Print(err)
+		return
+	}
+	r.CommitMessages(ctx, m)
+}
+
+// processDLQ writes a failure to a dead-letter topic before it goes on.
+func (p *kafkaProcessor) processDLQ(ctx context.Context, r *kafka.Reader, m kafka.Message) {
+	if err := p.apply(ctx, m); err != nil {
+		p.dlq.WriteMessages(ctx, m)
+		return
+	}
+	r.CommitMessages(ctx, m)
+}
+
+// processErr returns the failure: its caller decides.
+func (p *kafkaProcessor) processErr(ctx context.Context, r *kafka.Reader, m kafka.Message) error {
+	if err := p.apply(ctx, m); err != nil {
+		return err
+	}
+	return r.CommitMessages(ctx, m)
 }

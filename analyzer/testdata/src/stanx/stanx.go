@@ -1,0 +1,62 @@
+// Package stanx: NATS Streaming subscribers (stan.go). A message is sent
+// again after AckWait unless acked; the client acks when the callback
+// returns, or the callback acks itself in manual mode.
+package stanx
+
+import (
+	"context"
+	"database/sql"
+
+	stan "github.com/nats-io/stan.go"
+
+	"shop"
+)
+
+// Wire subscribes onOrder with manual acks.
+func Wire(sc stan.Conn, db *sql.DB) error {
+	h := &orders{db: db}
+	_, err := sc.QueueSubscribe("orders", "points", h.onOrder, stan.SetManualAckMode(), stan.DurableName("points"))
+	return err
+}
+
+type orders struct{ db *sql.DB }
+
+// onOrder adds points and acks: a redelivery adds them again.
+func (h *orders) onOrder(m *stan.Msg) {
+	o, err := shop.Decode(m.Data)
+	if err != nil {
+		m.Ack()
+		return
+	}
+	if err := shop.AddPoints(context.Background(), h.db, o.User, o.Qty); err != nil { // want `IDEM001`
+		return
+	}
+	m.Ack()
+}
+
+// claimed claims the order in the transaction of its effect.
+func (h *orders) claimed(m *stan.Msg) {
+	ctx := context.Background()
+	o, err := shop.Decode(m.Data)
+	if err != nil {
+		m.Ack()
+		return
+	}
+	tx, err := h.db.BeginTx(ctx, nil)
+	if err != nil {
+		return
+	}
+	defer tx.Rollback()
+	fresh, err := shop.Claim(ctx, tx, "points", o.ID)
+	if err != nil {
+		return
+	}
+	if fresh {
+		if err := shop.AddPoints(ctx, tx, o.User, o.Qty); err != nil {
+			return
+		}
+	}
+	if tx.Commit() == nil {
+		m.Ack()
+	}
+}
