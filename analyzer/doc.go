@@ -22,6 +22,13 @@
 // count where the closure is made, unless it is a handler itself or is
 // handed to a function that runs it only for a fresh key.
 //
+// A core NATS subscription (nats.Conn's Subscribe and QueueSubscribe, not
+// JetStream) has no acks and no redelivery: its callback, and a handler it
+// dispatches to, sees a message at most once, so IDEM001 is not reported
+// for it. A producer that sends again after a timeout (a request retried)
+// can still repeat an effect; idemlint models redelivery by the broker, not
+// a producer's resends.
+//
 // Effects are SQL writes that are not naturally idempotent (INSERT without
 // conflict handling, UPDATE … SET x = x + …, upserts that accumulate; an
 // absolute SET x = $1, an overwriting upsert and DELETE are idempotent),

@@ -460,10 +460,21 @@ func (a *pkgAnalysis) findHandlers() {
 				}
 				f := callee(ci.Common())
 				for _, r := range a.rulesOf(f) {
+					_, args := splitArgs(ci.Common())
+					switch r.Role {
+					case knowledge.AtMostOnce:
+						for _, h := range a.handlerValues(arg(args, r.arg)) {
+							a.once[h] = true
+						}
+						continue
+					case knowledge.Register, knowledge.Subscribe:
+						for _, h := range a.handlerValues(arg(args, r.arg)) {
+							a.redelivered[h] = true
+						}
+					}
 					if r.Role != knowledge.Register {
 						continue
 					}
-					_, args := splitArgs(ci.Common())
 					for _, h := range a.handlerValues(arg(args, r.arg)) {
 						a.registered[h] = true
 						// A framework acks what its handler returns nil for.
@@ -507,6 +518,13 @@ func (a *pkgAnalysis) findHandlers() {
 						continue // a repository or a service given decoded values: followed as a call
 					}
 					for _, f := range a.callees[ci] {
+						if f.Parent() != fn && a.local(f.Pkg) {
+							if a.atMostOnce(fn) {
+								a.once[f] = true
+							} else {
+								a.redelivered[f] = true
+							}
+						}
 						if f.Parent() == fn || !a.local(f.Pkg) || a.dispatched[f] {
 							continue // a closure of the caller is judged where it is made
 						}
@@ -714,4 +732,12 @@ func (a *pkgAnalysis) messageArg(ci ssa.CallInstruction) bool {
 		}
 	}
 	return false
+}
+
+// atMostOnce reports whether fn handles only messages of subscriptions the
+// broker never delivers twice (a core NATS Subscribe callback, or what it
+// dispatches to): a redelivery cannot repeat its effects. A producer that
+// sends again after a timeout still can; that is not modelled.
+func (a *pkgAnalysis) atMostOnce(fn *ssa.Function) bool {
+	return a.once[fn] && !a.redelivered[fn]
 }

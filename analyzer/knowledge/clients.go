@@ -224,6 +224,12 @@ var brokers = concat(
 		{Name: "(github.com/nats-io/nats.go.JetStreamContext).Subscribe", Role: Subscribe, Arg: "cb", ManualOption: "ManualAck"},
 		{Name: "(github.com/nats-io/nats.go.JetStreamContext).QueueSubscribe", Role: Subscribe, Arg: "cb", ManualOption: "ManualAck"},
 	},
+	// A core NATS subscription (not JetStream) has no acks and no
+	// redelivery: its handlers see a message once, or never.
+	[]Rule{
+		{Name: "(github.com/nats-io/nats.go.Conn).Subscribe", Role: AtMostOnce, Arg: "cb", Client: "nats"},
+		{Name: "(github.com/nats-io/nats.go.Conn).QueueSubscribe", Role: AtMostOnce, Arg: "cb", Client: "nats"},
+	},
 	each(Publish, "nats", "github.com/nats-io/nats.go.Conn", "Publish", "PublishMsg", "Request", "RequestMsg"),
 	each(Publish, "nats", "github.com/nats-io/nats.go.JetStream", "Publish", "PublishMsg", "PublishAsync", "PublishMsgAsync"),
 	each(Publish, "nats", "github.com/nats-io/nats.go.JetStreamContext", "Publish", "PublishMsg", "PublishAsync", "PublishMsgAsync"),
@@ -235,6 +241,14 @@ var brokers = concat(
 	each(Fetch, "jetstream", "github.com/nats-io/nats.go/jetstream.MessagesContext", "Next"),
 	each(Fetch, "jetstream", "github.com/nats-io/nats.go/jetstream.MessageBatch", "Messages"),
 	each(Publish, "jetstream", "github.com/nats-io/nats.go/jetstream.*", "Publish", "PublishMsg", "PublishAsync", "PublishMsgAsync"),
+
+	// --- NATS Streaming (stan.go) ------------------------------------------------------
+	[]Rule{
+		{Name: "(github.com/nats-io/stan.go.Conn).Subscribe", Role: Register, Arg: "cb", Client: "nats streaming"},
+		{Name: "(github.com/nats-io/stan.go.Conn).QueueSubscribe", Role: Register, Arg: "cb", Client: "nats streaming"},
+	},
+	each(Ack, "nats streaming", "github.com/nats-io/stan.go.Msg", "Ack"),
+	each(Publish, "nats streaming", "github.com/nats-io/stan.go.Conn", "Publish", "PublishAsync"),
 
 	// --- Watermill ----------------------------------------------------------------
 	[]Rule{
@@ -296,14 +310,6 @@ var brokers = concat(
 	each(Publish, "mqtt", "github.com/eclipse/paho.mqtt.golang.Client", "Publish"),
 	each(Publish, "mqtt", "github.com/eclipse/paho.golang/paho.Client", "Publish"),
 	each(Publish, "mqtt", "github.com/eclipse/paho.golang/autopaho.ConnectionManager", "Publish"),
-
-	// --- NATS Streaming (stan.go) ------------------------------------------------------
-	[]Rule{
-		{Name: "(github.com/nats-io/stan.go.Conn).Subscribe", Role: Register, Arg: "cb", Client: "nats streaming"},
-		{Name: "(github.com/nats-io/stan.go.Conn).QueueSubscribe", Role: Register, Arg: "cb", Client: "nats streaming"},
-	},
-	each(Ack, "nats streaming", "github.com/nats-io/stan.go.Msg", "Ack"),
-	each(Publish, "nats streaming", "github.com/nats-io/stan.go.Conn", "Publish", "PublishAsync"),
 
 	// --- Slack socket mode: events arrive on Client.Events and are sent
 	// again unless acked (Ack) within three seconds.
