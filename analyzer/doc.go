@@ -23,9 +23,14 @@
 // handed to a function that runs it only for a fresh key.
 //
 // A core NATS subscription (nats.Conn's Subscribe and QueueSubscribe, not
-// JetStream) has no acks and no redelivery: its callback, and a handler it
-// dispatches to, sees a message at most once, so IDEM001 is not reported
-// for it. A producer that sends again after a timeout (a request retried)
+// JetStream) has no acks and no redelivery, and a RabbitMQ queue declared
+// exclusive (an RPC server's server-named queue) is gone, with what is in
+// it, when its consumer's connection is: a handler of such messages — the
+// callback, the loop that receives the deliveries (in a variable or a
+// struct field), and what only such handlers hand the message to — sees a
+// message at most once, so IDEM001 and IDEM003's ack-on-failure are not
+// reported for it (whole-program mode follows the hand-offs; the modular
+// mode knows only callbacks given in the same package). A producer that sends again after a timeout (a request retried)
 // can still repeat an effect; idemlint models redelivery by the broker, not
 // a producer's resends.
 //

@@ -41,6 +41,7 @@ type pkgAnalysis struct {
 	// broker never delivers twice (core NATS), directly or dispatched from
 	// one; redelivered: handlers that also get messages from elsewhere.
 	once, redelivered map[*ssa.Function]bool
+	feeders           map[*ssa.Function][]*ssa.Function // handler → the handlers that hand it their message
 	// queued: the handlers of the program's own queues (queues.go), and
 	// what they dispatch their items to.
 	queued map[*ssa.Function]bool
@@ -101,7 +102,7 @@ func newPkgAnalysis(pass *analysis.Pass, cat *knowledge.Catalog, cfg *config, di
 func newAnalysis(fset *token.FileSet, cat *knowledge.Catalog, cfg *config, dirs *directives) *pkgAnalysis {
 	return &pkgAnalysis{fset: fset, cat: cat, cfg: cfg, dirs: dirs,
 		sums: map[*ssa.Function]*summary{}, uses: map[*ssa.Function]*funcUses{}, seen: map[string]bool{},
-		fresh: map[*types.Func]string{}, dispatched: map[*ssa.Function]bool{}, registered: map[*ssa.Function]bool{}, once: map[*ssa.Function]bool{}, redelivered: map[*ssa.Function]bool{}, queued: map[*ssa.Function]bool{}, queuePkgs: map[*ssa.Package]bool{},
+		fresh: map[*types.Func]string{}, dispatched: map[*ssa.Function]bool{}, registered: map[*ssa.Function]bool{}, once: map[*ssa.Function]bool{}, redelivered: map[*ssa.Function]bool{}, feeders: map[*ssa.Function][]*ssa.Function{}, queued: map[*ssa.Function]bool{}, queuePkgs: map[*ssa.Package]bool{},
 		resultAck: map[*ssa.Function]resultAck{}}
 }
 

@@ -39,6 +39,9 @@ m.Ack()
 // handler acked by its return that returns success after a failure.
 func (a *pkgAnalysis) checkFailureAcks(s *summary, name string) {
 	a.collectBenign(s)
+	if a.atMostOnce(s.fn) {
+		return // its messages are never redelivered: an ack loses nothing a nak would keep
+	}
 	hasFailure := len(s.failures) > 0 || len(s.occs) > 0 || len(s.checks) > 0 // a guard's Do can fail too
 	for _, ack := range s.acks {
 		if d, ok := ack.(*ssa.Defer); ok {

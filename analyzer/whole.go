@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"time"
 
@@ -451,6 +452,7 @@ func unwrap(prog *ssa.Program, f *ssa.Function) *ssa.Function {
 // interface method given the message itself — to a fixpoint, since a
 // dispatched handler may dispatch again (middleware).
 func (a *pkgAnalysis) findHandlers() {
+	a.findOnceReceivers()
 	for _, fn := range a.funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
@@ -505,7 +507,13 @@ func (a *pkgAnalysis) findHandlers() {
 			for _, b := range fn.Blocks {
 				for _, instr := range b.Instrs {
 					ci, ok := instr.(ssa.CallInstruction)
-					if !ok || ci.Common().StaticCallee() != nil {
+					if !ok {
+						continue
+					}
+					if f := ci.Common().StaticCallee(); f != nil {
+						if inHandler && f.Blocks != nil && a.local(f.Pkg) && a.messageArg(ci) {
+							a.feed(fn, f) // a helper handed the message: fed by this handler
+						}
 						continue
 					}
 					if ci.Common().IsInvoke() && a.cat.Lookup(ci.Common().Method) != nil {
@@ -519,11 +527,7 @@ func (a *pkgAnalysis) findHandlers() {
 					}
 					for _, f := range a.callees[ci] {
 						if f.Parent() != fn && a.local(f.Pkg) {
-							if a.atMostOnce(fn) {
-								a.once[f] = true
-							} else {
-								a.redelivered[f] = true
-							}
+							a.feed(fn, f)
 						}
 						if f.Parent() == fn || !a.local(f.Pkg) || a.dispatched[f] {
 							continue // a closure of the caller is judged where it is made
@@ -542,6 +546,7 @@ func (a *pkgAnalysis) findHandlers() {
 			}
 		}
 	}
+	a.propagateOnce()
 }
 
 // resultAck says which result of a handler makes its dispatcher ack the
@@ -735,9 +740,161 @@ func (a *pkgAnalysis) messageArg(ci ssa.CallInstruction) bool {
 }
 
 // atMostOnce reports whether fn handles only messages of subscriptions the
-// broker never delivers twice (a core NATS Subscribe callback, or what it
-// dispatches to): a redelivery cannot repeat its effects. A producer that
+// broker never delivers twice (a core NATS Subscribe callback, a receive
+// from an exclusive queue's deliveries, or what only such handlers hand
+// the message to): a redelivery cannot repeat its effects. A producer that
 // sends again after a timeout still can; that is not modelled.
 func (a *pkgAnalysis) atMostOnce(fn *ssa.Function) bool {
 	return a.once[fn] && !a.redelivered[fn]
+}
+
+// feed records that handler from hands its message to to.
+func (a *pkgAnalysis) feed(from, to *ssa.Function) {
+	if !slices.Contains(a.feeders[to], from) {
+		a.feeders[to] = append(a.feeders[to], from)
+	}
+}
+
+// propagateOnce marks at most once the functions fed only by handlers that
+// are at most once, to a fixpoint.
+func (a *pkgAnalysis) propagateOnce() {
+	for changed := true; changed; {
+		changed = false
+		for to, from := range a.feeders {
+			if a.once[to] || a.redelivered[to] {
+				continue
+			}
+			all := true
+			for _, f := range from {
+				all = all && a.atMostOnce(f)
+			}
+			if all {
+				a.once[to] = true
+				changed = true
+			}
+		}
+	}
+}
+
+// findOnceReceivers marks the functions that receive messages only from
+// deliveries of exclusive queues (declared exclusive: the queue, and what
+// is in it, is gone when the consumer's connection is), kept in a variable
+// or a struct field; and, as redelivered, those that receive from any other
+// delivery channel.
+func (a *pkgAnalysis) findOnceReceivers() {
+	chans := map[ssa.Value]bool{}
+	fields := map[string]bool{}
+	for _, fn := range a.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(*ssa.Call)
+				if !ok {
+					continue
+				}
+				for _, r := range a.rulesOf(callee(call.Common())) {
+					if r.Role != knowledge.AutoAckConsume {
+						continue
+					}
+					_, args := splitArgs(call.Common())
+					if !a.exclusiveQueue(arg(args, r.key)) {
+						continue
+					}
+					dl := result(call, 0)
+					if dl == nil {
+						continue
+					}
+					chans[dl] = true
+					for _, ref := range *dl.Referrers() {
+						if st, ok := ref.(*ssa.Store); ok && st.Val == dl {
+							if fa, ok := st.Addr.(*ssa.FieldAddr); ok {
+								fields[fieldKey(fa)] = true
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	once := func(ch ssa.Value) bool {
+		ch = peel(ch)
+		if chans[ch] {
+			return true
+		}
+		if ld, ok := ch.(*ssa.UnOp); ok && ld.Op == token.MUL {
+			if fa, ok := ld.X.(*ssa.FieldAddr); ok {
+				return fields[fieldKey(fa)]
+			}
+		}
+		return false
+	}
+	for _, fn := range a.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				var chs []ssa.Value
+				switch in := instr.(type) {
+				case *ssa.UnOp:
+					if in.Op == token.ARROW && a.cat.Message(in.X.Type()) != nil {
+						chs = append(chs, in.X)
+					}
+				case *ssa.Select:
+					for _, st := range in.States {
+						if st.Dir == types.RecvOnly && a.cat.Message(st.Chan.Type()) != nil {
+							chs = append(chs, st.Chan)
+						}
+					}
+				}
+				for _, ch := range chs {
+					if once(ch) {
+						a.once[fn] = true
+					} else {
+						a.redelivered[fn] = true
+					}
+				}
+			}
+		}
+	}
+}
+
+// exclusiveQueue reports whether q, a queue name, is the Name of a queue
+// declared exclusive (QueueDeclare("", …, exclusive true, …)).
+func (a *pkgAnalysis) exclusiveQueue(q ssa.Value) bool {
+	var decl ssa.Value
+	switch x := peel(q).(type) {
+	case *ssa.Field:
+		decl = x.X
+	case *ssa.UnOp:
+		if fa, ok := x.X.(*ssa.FieldAddr); ok {
+			decl = fa.X
+		}
+	}
+	if decl == nil {
+		return false
+	}
+	if al, ok := decl.(*ssa.Alloc); ok {
+		// q, err := ch.QueueDeclare(…) kept in memory: the value stored.
+		decl = nil
+		for _, r := range *al.Referrers() {
+			if st, ok := r.(*ssa.Store); ok && st.Addr == al {
+				decl = st.Val
+			}
+		}
+		if decl == nil {
+			return false
+		}
+	}
+	if ex, ok := peel(decl).(*ssa.Extract); ok {
+		decl = ex.Tuple
+	}
+	call, ok := decl.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	for _, r := range a.rulesOf(callee(call.Common())) {
+		if r.Role == knowledge.ExclusiveQueue {
+			_, args := splitArgs(call.Common())
+			b, ok := constBool(arg(args, r.arg))
+			return ok && b
+		}
+	}
+	return false
 }

@@ -156,9 +156,11 @@ var brokers = concat(
 		{Name: "({amqp}.Delivery).Reject", Role: Nack},
 		{Name: "({amqp}.Channel).Nack", Role: Nack},
 		{Name: "({amqp}.Channel).Reject", Role: Nack},
-		{Name: "({amqp}.Channel).Consume", Role: AutoAckConsume, Arg: "autoAck"},
+		// Key: the queue consumed (for exclusive queues).
+		{Name: "({amqp}.Channel).Consume", Role: AutoAckConsume, Arg: "autoAck", Key: "queue"},
+		{Name: "({amqp}.Channel).QueueDeclare", Role: ExclusiveQueue, Arg: "exclusive"},
 		{Name: "({amqp}.Channel).Publish", Role: Publish},
-		{Name: "(github.com/rabbitmq/amqp091-go.Channel).ConsumeWithContext", Role: AutoAckConsume, Arg: "autoAck"},
+		{Name: "(github.com/rabbitmq/amqp091-go.Channel).ConsumeWithContext", Role: AutoAckConsume, Arg: "autoAck", Key: "queue"},
 	},
 	each(Publish, "amqp", "github.com/rabbitmq/amqp091-go.Channel", "PublishWithContext", "PublishWithDeferredConfirm", "PublishWithDeferredConfirmWithContext"),
 

@@ -55,6 +55,7 @@ const (
 	RedisMark                      // a Redis write that records a key (SET, SADD, HSET …)
 	Register                       // registers Arg as a message handler (a mux, a task server)
 	AtMostOnce                     // registers Arg as the callback of a subscription the broker never delivers twice (core NATS)
+	ExclusiveQueue                 // declares a queue that dies with its connection when Arg (a bool) is true: what is consumed from it is never redelivered after a crash
 	Dedup                          // a function whose result is a dedup decision (rules file, -dedup)
 	Telemetry                      // logging, metrics, tracing, error reporting: never a business effect
 	Ignore                         // nothing to a handler: not an effect, not a failing step (rules file)
@@ -77,7 +78,7 @@ var roleNames = map[Role]string{
 	GuardInside: "guard", Claim: "claim", Outcome: "outcome", SetNX: "set nx", SetArgs: "set args",
 	RedisDel: "redis del", RedisLookup: "redis lookup", RedisTx: "redis tx", Wait: "wait",
 	UniqueTest: "unique test", Prepare: "prepare", NewRequest: "new request", RowsAffected: "rows affected",
-	Scan: "scan", RedisMark: "redis mark", Register: "register", AtMostOnce: "at-most-once", Dedup: "dedup", Telemetry: "telemetry",
+	Scan: "scan", RedisMark: "redis mark", Register: "register", AtMostOnce: "at-most-once", ExclusiveQueue: "exclusive queue", Dedup: "dedup", Telemetry: "telemetry",
 	Ignore: "ignore", Decode: "decode", Benign: "benign", HeaderSet: "header set", NoReturn: "no return",
 	FreshValue: "fresh value", RandRead: "rand read", ClockMethod: "clock method",
 	Serialize: "serialize", Deserialize: "deserialize", RowLookup: "row lookup", RowWrite: "row write",
