@@ -568,6 +568,10 @@ func (a *pkgAnalysis) visitRule(s *summary, ci ssa.CallInstruction, r bound, rec
 		}
 	case knowledge.Ack:
 		s.acks = append(s.acks, ci)
+	case knowledge.Nack:
+		if requeue, ok := constBool(arg(args, r.arg)); ok && !requeue && a.callees != nil && !a.deadLettered() {
+			s.drops = append(s.drops, ci)
+		}
 	case knowledge.Fetch:
 		if call != nil {
 			if _, ok := call.Type().Underlying().(*types.Chan); ok {

@@ -41,6 +41,7 @@ type pkgAnalysis struct {
 	// broker never delivers twice (core NATS), directly or dispatched from
 	// one; redelivered: handlers that also get messages from elsewhere.
 	once, redelivered map[*ssa.Function]bool
+	dlx               uint8 // deadLettered: 0 unknown, 1 yes, 2 no
 	feeders           map[*ssa.Function][]*ssa.Function // handler → the handlers that hand it their message
 	// queued: the handlers of the program's own queues (queues.go), and
 	// what they dispatch their items to.
@@ -253,6 +254,7 @@ type summary struct {
 	dispatch   map[ssa.Instruction]*occ // calls that dispatch the message to a handler, as work
 	benign     []benignSide
 	sqlWrites  map[string]map[string]bool // table → the columns an UPDATE sets, here or in a callee
+	drops      []ssa.CallInstruction      // naks without requeue in a program that declares no dead-letter exchange
 	row        *stateFact                 // the function returns a looked-up row
 	redisMarks int
 }
@@ -1024,12 +1026,13 @@ func (a *pkgAnalysis) failingCall(v ssa.Value, depth int) bool {
 				return false
 			}
 		}
-		// A function of this package that performs no effect, checks no
-		// key and acks nothing decodes, validates or reads: its failure is
-		// a poison message, not a lost effect.
+		// A function of this package that performs no effect, writes
+		// nothing (not even idempotently), checks no key and acks nothing
+		// decodes, validates or reads: its failure is a poison message, not
+		// a lost effect.
 		if f := callee(x.Common()); f != nil {
 			if sf := a.prog.FuncValue(f); sf != nil && a.local(sf.Pkg) && sf.Blocks != nil {
-				if cs := a.summary(sf); len(cs.occs) == 0 && len(cs.checks) == 0 && len(cs.acks) == 0 {
+				if cs := a.summary(sf); len(cs.occs) == 0 && len(cs.checks) == 0 && len(cs.acks) == 0 && len(cs.sqlWrites) == 0 {
 					return false
 				}
 			}

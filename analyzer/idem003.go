@@ -18,8 +18,12 @@ step failed, in a deferred ack, or by returning success from a handler
 acked by its return (asynq, watermill, RocketMQ): the error is swallowed
 and the message lost. Where acks are offsets (Kafka), going on to the next
 message after a failure without a nak, a dead-letter publish or a return
-loses the failed message too: the next message's ack commits its offset.
-Acking a message that cannot be decoded, or a duplicate, is not a failure.
+loses the failed message too: the next message's ack commits its offset;
+so does a handler of one such message that returns nothing (its caller
+cannot stop) and returns after a failure without committing. A RabbitMQ
+reject or nak without requeue after a failure drops the message when the
+program declares no dead-letter exchange (whole-program mode). Acking a
+message that cannot be decoded, or a duplicate, is not a failure.
 `,
 	Bad: `defer m.Ack()
 if err := apply(ctx, m); err != nil {
@@ -52,6 +56,11 @@ func (a *pkgAnalysis) checkFailureAcks(s *summary, name string) {
 		}
 		if f := s.failureBefore(ack.Block()); f != nil {
 			a.report(IDEM003, ack.Pos(), name, f.blk.Instrs[len(f.blk.Instrs)-1].Pos(), "the failure", "ack %s in handler %s also runs when %s fails: the error is swallowed and the message lost", describeCall(ack.Common()), name, f.what)
+		}
+	}
+	for _, drop := range s.drops {
+		if f := s.failureBefore(drop.Block()); f != nil {
+			a.report(IDEM003, drop.Pos(), name, f.blk.Instrs[len(f.blk.Instrs)-1].Pos(), "the failure", "%s in handler %s does not requeue the message when %s fails, and the program declares no dead-letter exchange: the message is dropped", describeCall(drop.Common()), name, f.what)
 		}
 	}
 	// Deferred closures that ack.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"os"
@@ -894,6 +895,29 @@ func (a *pkgAnalysis) exclusiveQueue(q ssa.Value) bool {
 			_, args := splitArgs(call.Common())
 			b, ok := constBool(arg(args, r.arg))
 			return ok && b
+		}
+	}
+	return false
+}
+
+// deadLettered reports whether the program declares a dead-letter
+// destination anywhere (a queue argument naming one, as a constant): then a
+// nak without requeue dead-letters, it does not drop.
+func (a *pkgAnalysis) deadLettered() bool {
+	if a.dlx != 0 {
+		return a.dlx == 1
+	}
+	a.dlx = 2
+	for _, fn := range a.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				for _, op := range instr.Operands(nil) {
+					if k, ok := (*op).(*ssa.Const); ok && k.Value != nil && k.Value.Kind() == constant.String && a.cat.DeadLetter(constant.StringVal(k.Value)) {
+						a.dlx = 1
+						return true
+					}
+				}
+			}
 		}
 	}
 	return false

@@ -221,7 +221,7 @@ func TestWholeProgramSynthetic(t *testing.T) {
 		"nsqx", "pulsarx", "gocloudx", "riverx", "daprx", "microx", "azsbx", "sqsv1x", "redislist", "mailx", "notifyx", "entx", "bunx", "mqttx", "slackx", "popx", "statex", "stanx", "natscore",
 		// Handlers found by a registration call only (Register rules apply
 		// in this mode only).
-		"machineryx", "kqx", "microsubx", "cqrsx", "slacksubx", "rpcx")
+		"machineryx", "kqx", "microsubx", "cqrsx", "slacksubx", "rpcx", "dropx")
 }
 
 // TestWholeProgram runs the whole-program check over a service shaped like
@@ -274,4 +274,10 @@ func TestRulesFile(t *testing.T) {
 // in-memory worker pool in the same program dispatches nothing.
 func TestOwnQueue(t *testing.T) {
 	checkWhole(t, "ownqueue/...")
+}
+
+// TestWholeProgramDeadLetter: a program that declares a dead-letter
+// exchange dead-letters what it rejects without requeue.
+func TestWholeProgramDeadLetter(t *testing.T) {
+	checkWhole(t, "dropdlx")
 }

@@ -410,6 +410,10 @@ func (c *Catalog) RedisCommand(name string) (effect, publish bool) {
 	return slices.Contains(c.base.RedisCommands.Effects, n), slices.Contains(c.base.RedisCommands.Publish, n)
 }
 
+// DeadLetter reports whether s, a string in a program, declares a
+// dead-letter destination.
+func (c *Catalog) DeadLetter(s string) bool { return slices.Contains(c.base.DeadLetters, s) }
+
 // PublishTable reports whether a table (schema.name) is an outbox or a
 // queue by its name.
 func (c *Catalog) PublishTable(table string) bool {

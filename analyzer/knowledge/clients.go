@@ -105,6 +105,8 @@ var base = Base{
 	}},
 
 	PublishTables: []string{"outbox", "queue"},
+	// RabbitMQ's queue argument naming a dead-letter exchange.
+	DeadLetters: []string{"x-dead-letter-exchange"},
 	// The commands behind go-redis's effect methods, for clients that name
 	// the command by a string.
 	RedisCommands: RedisCommands{
@@ -152,10 +154,10 @@ var brokers = concat(
 		{Name: "({amqp}.Delivery).Ack", Role: Ack},
 		{Name: "({amqp}.Channel).Ack", Role: Ack},
 		{Name: "({amqp}.Acknowledger).Ack", Role: Ack},
-		{Name: "({amqp}.Delivery).Nack", Role: Nack},
-		{Name: "({amqp}.Delivery).Reject", Role: Nack},
-		{Name: "({amqp}.Channel).Nack", Role: Nack},
-		{Name: "({amqp}.Channel).Reject", Role: Nack},
+		{Name: "({amqp}.Delivery).Nack", Role: Nack, Arg: "requeue"},
+		{Name: "({amqp}.Delivery).Reject", Role: Nack, Arg: "requeue"},
+		{Name: "({amqp}.Channel).Nack", Role: Nack, Arg: "requeue"},
+		{Name: "({amqp}.Channel).Reject", Role: Nack, Arg: "requeue"},
 		// Key: the queue consumed (for exclusive queues).
 		{Name: "({amqp}.Channel).Consume", Role: AutoAckConsume, Arg: "autoAck", Key: "queue"},
 		{Name: "({amqp}.Channel).QueueDeclare", Role: ExclusiveQueue, Arg: "exclusive"},
@@ -602,6 +604,7 @@ var notifyRules = concat(
 	effects(SMTP, "github.com/emersion/go-smtp.Client", "Data", "SendMail"),
 	effects(SMTP, "{gomail}.Dialer", "DialAndSend"),
 	effects(SMTP, "github.com/wneessen/go-mail.Client", "DialAndSend", "DialAndSendWithContext", "Send"),
+	effects(SMTP, "github.com/xhit/go-simple-mail/v2.Email", "Send", "SendEnvelopeFrom"),
 	effects(SMTP, "github.com/sendgrid/sendgrid-go.Client", "Send", "SendWithContext"),
 	effects(SMTP, "github.com/mailgun/mailgun-go/v4.MailgunImpl", "Send"),
 	effects(SMTP, "github.com/mailgun/mailgun-go/v4.Mailgun", "Send"),

@@ -33,7 +33,7 @@ const (
 	Effect         Role = iota + 1 // a write or a call out; Mode says how it is classified
 	Publish                        // publishes to a broker: an effect only with -publish
 	Ack                            // acknowledges the message (or commits its offset)
-	Nack                           // negative acknowledgement: redelivery
+	Nack                           // negative acknowledgement: redelivery; with Arg, the requeue flag: false drops the message unless dead-lettered (DeadLetters)
 	Fetch                          // returns a message (or messages): a message source
 	AutoAckConsume                 // starts a consumer; Arg is its autoAck bool
 	AutoAckRead                    // reads and commits at once when the consumer auto-commits (AutoCommit)
@@ -270,6 +270,10 @@ type Base struct {
 	// command by a string (redigo) runs as an effect (a repeat changes the
 	// value again) or publishes with.
 	RedisCommands RedisCommands
+	// DeadLetters: strings whose presence in a program (a queue argument)
+	// means it declares a dead-letter exchange: a Nack whose requeue Arg
+	// is false then dead-letters the message instead of dropping it.
+	DeadLetters []string
 }
 
 // RedisCommands classifies Redis commands by name.

@@ -8,6 +8,7 @@ import (
 	"database/sql"
 
 	stan "github.com/nats-io/stan.go"
+	mail "github.com/xhit/go-simple-mail/v2"
 
 	"shop"
 )
@@ -59,4 +60,22 @@ func (h *orders) claimed(m *stan.Msg) {
 	if tx.Commit() == nil {
 		m.Ack()
 	}
+}
+
+// mailer sends the order's e-mail through go-simple-mail: a redelivery
+// sends it again.
+type mailer struct{ server *mail.SMTPServer }
+
+func (h *mailer) onOrder(m *stan.Msg) {
+	conn, err := h.server.Connect()
+	if err != nil {
+		return
+	}
+	defer conn.Close()
+	msg := mail.NewMSG().SetFrom("shop@example.com").AddTo("buyer@example.com").SetSubject("order")
+	msg.SetBody(mail.TextPlain, string(m.Data))
+	if err := msg.Send(conn); err != nil { // want `IDEM001`
+		return
+	}
+	m.Ack()
 }

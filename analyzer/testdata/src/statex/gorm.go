@@ -52,7 +52,7 @@ func (b *Books) settled(ctx context.Context, m amqp.Delivery) {
 func (b *Books) amounted(ctx context.Context, m amqp.Delivery) {
 	inv, err := b.invoice(string(m.Body))
 	if err != nil || inv.Amount == 0 {
-		m.Nack(false, false)
+		m.Nack(false, true)
 		return
 	}
 	if err := b.db.Create(&Ledger{ID: inv.ID, Balance: inv.Amount}).Error; err != nil { // want `IDEM001`

@@ -63,7 +63,7 @@ func (d *Docs) shipped(ctx context.Context, m amqp.Delivery) {
 func (d *Docs) credited(ctx context.Context, m amqp.Delivery) {
 	s, err := d.shipment(ctx, string(m.Body))
 	if err != nil || s.Credits == 0 {
-		m.Nack(false, false)
+		m.Nack(false, true)
 		return
 	}
 	if err := d.credit(ctx, s.ID, s.Credits); err != nil { // want `IDEM001`

@@ -79,7 +79,7 @@ func (h *H) paid(ctx context.Context, d amqp.Delivery) {
 func (h *H) pending(ctx context.Context, d amqp.Delivery) {
 	o, err := h.store.find(ctx, string(d.Body))
 	if err != nil || o.Status != "pending" || o.Paid {
-		d.Nack(false, false)
+		d.Nack(false, true)
 		return
 	}
 	if err := h.store.addPoints(ctx, o.User, o.Points); err != nil {
@@ -95,7 +95,7 @@ func (h *H) pending(ctx context.Context, d amqp.Delivery) {
 func (h *H) validated(ctx context.Context, d amqp.Delivery) {
 	o, err := h.store.get(ctx, string(d.Body))
 	if err != nil || o.User == "" {
-		d.Nack(false, false)
+		d.Nack(false, true)
 		return
 	}
 	if err := h.store.addPoints(ctx, o.User, o.Points); err != nil { // want `IDEM001`
@@ -109,7 +109,7 @@ func (h *H) validated(ctx context.Context, d amqp.Delivery) {
 func (h *H) otherColumn(ctx context.Context, d amqp.Delivery) {
 	o, err := h.store.get(ctx, string(d.Body))
 	if err != nil || o.Status == "paid" {
-		d.Nack(false, false)
+		d.Nack(false, true)
 		return
 	}
 	if err := h.store.addPoints(ctx, o.User, o.Points); err != nil { // want `IDEM001`

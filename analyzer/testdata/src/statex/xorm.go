@@ -54,7 +54,7 @@ func (m *Mirrors) synced(ctx context.Context, d amqp.Delivery, id int64) {
 func (m *Mirrors) counted(ctx context.Context, d amqp.Delivery, id int64) {
 	mr, err := m.byID(id)
 	if err != nil || mr.Synced > 0 {
-		d.Nack(false, false)
+		d.Nack(false, true)
 		return
 	}
 	if _, err := m.x.Insert(&Task{MirrorID: mr.ID}); err != nil { // want `IDEM001`
