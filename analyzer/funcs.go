@@ -41,7 +41,7 @@ type pkgAnalysis struct {
 	// broker never delivers twice (core NATS), directly or dispatched from
 	// one; redelivered: handlers that also get messages from elsewhere.
 	once, redelivered map[*ssa.Function]bool
-	dlx               uint8 // deadLettered: 0 unknown, 1 yes, 2 no
+	dlx               uint8                             // deadLettered: 0 unknown, 1 yes, 2 no
 	feeders           map[*ssa.Function][]*ssa.Function // handler → the handlers that hand it their message
 	// queued: the handlers of the program's own queues (queues.go), and
 	// what they dispatch their items to.

@@ -3,14 +3,17 @@ package analyzer
 import (
 	"go/token"
 
+	"github.com/idemkit/idem/analyzer/knowledge"
 	"golang.org/x/tools/go/ssa"
 )
 
 var doc002 = CodeDoc{
 	Code:  IDEM002,
 	Title: "ack before the effect",
-	Text: `The message is acked (or a goroutine doing the effect is not waited for)
-before the effect: a crash in between loses the message. Paths stop at the
+	Text: `The message is acked (or a goroutine doing the effect is not waited for,
+or the effect was only queued to a client's background workers, as a bulk
+indexer's Add, and not flushed) before the effect: a crash in between loses
+the message. Paths stop at the
 loop's next message, so an ack in one iteration does not precede the next
 iteration's effect.
 `,
@@ -50,6 +53,10 @@ func (a *pkgAnalysis) checkAckOrder(s *summary, name string) {
 				work, what = a.goWork(s, in), "goroutine with effect %s"
 			case *ssa.Send:
 				work, what = a.handoffWork(s, in), "message handed over a channel to a goroutine with effect %s"
+			case ssa.CallInstruction:
+				if a.cat.Has(callee(in.Common()), knowledge.Background) {
+					work, what = describeCall(in.Common()), "%s, done later by the client's background workers,"
+				}
 			}
 			if work == "" {
 				continue

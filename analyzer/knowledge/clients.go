@@ -19,6 +19,7 @@ var paths = map[string][]string{
 	"gomicro":   {"go-micro.dev/v4", "go-micro.dev/v5"},
 	"machinery": {"github.com/RichardKnop/machinery/v2", "github.com/RichardKnop/machinery/v1"},
 	"gomail":    {"gopkg.in/gomail.v2", "github.com/go-gomail/gomail"},
+	"esutil":    {"github.com/elastic/go-elasticsearch/v8/esutil", "github.com/elastic/go-elasticsearch/v7/esutil", "github.com/elastic/go-elasticsearch/v9/esutil"},
 }
 
 var base = Base{
@@ -611,6 +612,10 @@ var notifyRules = concat(
 	effects(SMTP, "github.com/aws/aws-sdk-go-v2/service/sesv2.Client", "SendEmail", "SendBulkEmail"),
 	effects(SMTP, "github.com/aws/aws-sdk-go-v2/service/ses.Client", "SendEmail", "SendRawEmail", "SendTemplatedEmail"),
 	effects(HTTP, "github.com/twilio/twilio-go/rest/api/v2010.ApiService", "CreateMessage"),
+	// go-elasticsearch's bulk indexer: Add queues an action that its
+	// workers flush later; Flush and Close wait for them.
+	each(Background, "elasticsearch", "{esutil}.BulkIndexer", "Add"),
+	each(Wait, "elasticsearch", "{esutil}.BulkIndexer", "Flush", "Close"),
 	effects(HTTP, "github.com/slack-go/slack.Client", "PostMessage", "PostMessageContext", "PostEphemeral", "PostEphemeralContext", "SendMessage", "SendMessageContext"),
 	effects(HTTP, "github.com/aws/aws-sdk-go-v2/service/sns.Client", "Publish", "PublishBatch"), // an SMS, a push, a topic's subscribers
 	// Firebase Cloud Messaging: Client's sends are promoted from an

@@ -46,7 +46,8 @@ const (
 	RedisDel                       // deletes keys: a SET NX key deleted on the success path is a lock
 	RedisLookup                    // a read of a key: check-then-act when it decides a branch
 	RedisTx                        // TxPipelined/Watch: Arg is a callback that queues a MULTI
-	Wait                           // waits for goroutines
+	Wait                           // waits for goroutines (or for a client's background work: a bulk indexer's Close)
+	Background                     // hands an effect to the client's own background workers (a bulk indexer's Add): it happens after the call returns
 	UniqueTest                     // tests an error for a unique violation
 	Prepare                        // prepares a statement: Arg is the query
 	NewRequest                     // builds an HTTP request: Arg is the method
@@ -76,7 +77,7 @@ var roleNames = map[Role]string{
 	Effect: "effect", Publish: "publish", Ack: "ack", Nack: "nack", Fetch: "fetch",
 	AutoAckConsume: "auto-ack consume", AutoAckRead: "auto-commit read", Subscribe: "subscribe",
 	GuardInside: "guard", Claim: "claim", Outcome: "outcome", SetNX: "set nx", SetArgs: "set args",
-	RedisDel: "redis del", RedisLookup: "redis lookup", RedisTx: "redis tx", Wait: "wait",
+	RedisDel: "redis del", RedisLookup: "redis lookup", RedisTx: "redis tx", Wait: "wait", Background: "background",
 	UniqueTest: "unique test", Prepare: "prepare", NewRequest: "new request", RowsAffected: "rows affected",
 	Scan: "scan", RedisMark: "redis mark", Register: "register", AtMostOnce: "at-most-once", ExclusiveQueue: "exclusive queue", Dedup: "dedup", Telemetry: "telemetry",
 	Ignore: "ignore", Decode: "decode", Benign: "benign", HeaderSet: "header set", NoReturn: "no return",
