@@ -3,6 +3,7 @@ package analyzer
 import (
 	"go/token"
 	"go/types"
+	"maps"
 	"net/textproto"
 	"path/filepath"
 	"slices"
@@ -246,11 +247,8 @@ func (a *pkgAnalysis) visitLocal(s *summary, ci ssa.CallInstruction, f *ssa.Func
 	}
 	cs := a.summary(f)
 	did := false
-	for t, cols := range cs.sqlWrites {
-		for col := range cols {
-			s.addWrite(t, col)
-		}
-		s.addWrite(t)
+	for t, cols := range cs.writes {
+		s.addWrite(t, slices.Collect(maps.Keys(cols))...)
 	}
 	if cs.row != nil {
 		a.addStateCheck(s, ci, cs.row, args, via)
@@ -961,25 +959,10 @@ func (a *pkgAnalysis) rowsValues(s *summary, c *check, call *ssa.Call, _ vkind, 
 // variadic argument slice.
 func scanTargets(v ssa.Value) []ssa.Value {
 	var out []ssa.Value
-	sl, ok := v.(*ssa.Slice)
-	if !ok {
-		return nil
-	}
-	alloc, ok := sl.X.(*ssa.Alloc)
-	if !ok {
-		return nil
-	}
-	for _, r := range *alloc.Referrers() {
-		ia, ok := r.(*ssa.IndexAddr)
-		if !ok {
-			continue
-		}
-		for _, rr := range *ia.Referrers() {
-			if st, ok := rr.(*ssa.Store); ok && st.Addr == ia {
-				if x, ok := peel(st.Val).(*ssa.Alloc); ok {
-					out = append(out, x)
-				}
-			}
+	vals, _ := variadicValues(v)
+	for _, x := range vals {
+		if al, ok := x.(*ssa.Alloc); ok {
+			out = append(out, al)
 		}
 	}
 	return out

@@ -253,7 +253,7 @@ type summary struct {
 	guardWork  map[ssa.Instruction]*occ // guard calls as work (workAt), built lazily
 	dispatch   map[ssa.Instruction]*occ // calls that dispatch the message to a handler, as work
 	benign     []benignSide
-	sqlWrites  map[string]map[string]bool // table → the columns an UPDATE sets, here or in a callee
+	writes     map[string]map[string]bool // table, collection or model → the columns written, here or in a callee
 	drops      []ssa.CallInstruction      // naks without requeue in a program that declares no dead-letter exchange
 	row        *stateFact                 // the function returns a looked-up row
 	redisMarks int
@@ -265,19 +265,19 @@ func (s *summary) marks(c *check) bool {
 	if c.store == knowledge.Redis {
 		return s.redisMarks > 0 || len(s.occs) > 0 && hasKind(s.occs, knowledge.Redis)
 	}
-	_, ok := s.sqlWrites[c.table]
+	_, ok := s.writes[c.table]
 	return c.table != "" && ok
 }
 
 // addWrite records a write of table, setting cols.
 func (s *summary) addWrite(table string, cols ...string) {
-	if s.sqlWrites == nil {
-		s.sqlWrites = map[string]map[string]bool{}
+	if s.writes == nil {
+		s.writes = map[string]map[string]bool{}
 	}
-	m := s.sqlWrites[table]
+	m := s.writes[table]
 	if m == nil {
 		m = map[string]bool{}
-		s.sqlWrites[table] = m
+		s.writes[table] = m
 	}
 	for _, c := range cols {
 		m[c] = true
@@ -1032,7 +1032,7 @@ func (a *pkgAnalysis) failingCall(v ssa.Value, depth int) bool {
 		// a lost effect.
 		if f := callee(x.Common()); f != nil {
 			if sf := a.prog.FuncValue(f); sf != nil && a.local(sf.Pkg) && sf.Blocks != nil {
-				if cs := a.summary(sf); len(cs.occs) == 0 && len(cs.checks) == 0 && len(cs.acks) == 0 && len(cs.sqlWrites) == 0 {
+				if cs := a.summary(sf); len(cs.occs) == 0 && len(cs.checks) == 0 && len(cs.acks) == 0 && len(cs.writes) == 0 {
 					return false
 				}
 			}
@@ -1117,17 +1117,17 @@ func sameExpr(x, y ssa.Value, depth int) bool {
 	return false
 }
 
-// peelVariadic returns the single element stored into a variadic slice.
-func peelVariadic(v ssa.Value) ssa.Value {
+// variadicValues returns the values (peeled) stored into the backing array
+// of a variadic argument slice; ok is false when v is no such slice.
+func variadicValues(v ssa.Value) (vals []ssa.Value, ok bool) {
 	sl, ok := v.(*ssa.Slice)
 	if !ok {
-		return v
+		return nil, false
 	}
 	alloc, ok := sl.X.(*ssa.Alloc)
 	if !ok {
-		return v
+		return nil, false
 	}
-	var vals []ssa.Value
 	for _, r := range *alloc.Referrers() {
 		if ia, ok := r.(*ssa.IndexAddr); ok {
 			for _, rr := range *ia.Referrers() {
@@ -1136,6 +1136,15 @@ func peelVariadic(v ssa.Value) ssa.Value {
 				}
 			}
 		}
+	}
+	return vals, true
+}
+
+// peelVariadic returns the single element stored into a variadic slice.
+func peelVariadic(v ssa.Value) ssa.Value {
+	vals, ok := variadicValues(v)
+	if !ok {
+		return v
 	}
 	if len(vals) == 1 {
 		return vals[0]

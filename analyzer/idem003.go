@@ -311,6 +311,12 @@ func (a *pkgAnalysis) checkOffsetSkips(s *summary, name string) {
 		}
 		return false
 	}
+	onward := func(b *ssa.BasicBlock) []*ssa.BasicBlock {
+		if stops(b) {
+			return nil
+		}
+		return b.Succs
+	}
 	if len(next) == 0 {
 		// A handler of one message that returns nothing: its caller cannot
 		// tell a failure, and takes the next message.
@@ -318,17 +324,14 @@ func (a *pkgAnalysis) checkOffsetSkips(s *summary, name string) {
 			if a.settledInside(f) {
 				continue
 			}
-			past := false
+			returns := false
 			pathTo([]*ssa.BasicBlock{f.fresh}, nil, f.blk, func(b *ssa.BasicBlock) []*ssa.BasicBlock {
-				if stops(b) {
-					return nil
+				if _, ret := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ret && !stops(b) {
+					returns = true
 				}
-				if _, ret := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ret {
-					past = true
-				}
-				return b.Succs
+				return onward(b)
 			})
-			if past {
+			if returns {
 				a.report(IDEM003, failurePos(f), name, token.NoPos, "",
 					"handler %s returns without committing when %s fails, and returns nothing its caller could stop on: committing a later offset commits this one too, and the message is lost", name, f.what)
 			}
@@ -340,13 +343,7 @@ func (a *pkgAnalysis) checkOffsetSkips(s *summary, name string) {
 			continue
 		}
 		for _, src := range next {
-			past := pathTo([]*ssa.BasicBlock{f.fresh}, src, f.blk, func(b *ssa.BasicBlock) []*ssa.BasicBlock {
-				if stops(b) {
-					return nil
-				}
-				return b.Succs
-			})
-			if past {
+			if pathTo([]*ssa.BasicBlock{f.fresh}, src, f.blk, onward) {
 				a.report(IDEM003, failurePos(f), name, token.NoPos, "",
 					"handler %s goes on to the next message when %s fails: acking a later offset commits this one too, and the message is lost", name, f.what)
 				break

@@ -73,25 +73,10 @@ func (a *pkgAnalysis) stateScans(s *summary, c *check, sc *ssa.Call) {
 // variadic argument slice.
 func scanFields(v ssa.Value) []*ssa.FieldAddr {
 	var out []*ssa.FieldAddr
-	sl, ok := v.(*ssa.Slice)
-	if !ok {
-		return nil
-	}
-	alloc, ok := sl.X.(*ssa.Alloc)
-	if !ok {
-		return nil
-	}
-	for _, r := range *alloc.Referrers() {
-		ia, ok := r.(*ssa.IndexAddr)
-		if !ok {
-			continue
-		}
-		for _, rr := range *ia.Referrers() {
-			if st, ok := rr.(*ssa.Store); ok && st.Addr == ia {
-				if fa, ok := peel(st.Val).(*ssa.FieldAddr); ok {
-					out = append(out, fa)
-				}
-			}
+	vals, _ := variadicValues(v)
+	for _, x := range vals {
+		if fa, ok := x.(*ssa.FieldAddr); ok {
+			out = append(out, fa)
 		}
 	}
 	return out
@@ -220,7 +205,7 @@ func (s *summary) stateDecision(in *ssa.If, d *dval) *decision {
 // UPDATE of the looked-up table that sets the field's column, or for the
 // row itself any write of the table.
 func (s *summary) writesState(d *dval) bool {
-	cols, ok := s.sqlWrites[d.chk.table]
+	cols, ok := s.writes[d.chk.table]
 	if !ok || d.chk.table == "" {
 		return false
 	}
