@@ -588,7 +588,7 @@ func (a *pkgAnalysis) visitRule(s *summary, ci ssa.CallInstruction, r bound, rec
 	case knowledge.Subscribe:
 		manual := false
 		for _, f := range reachedCalls(arg(args, len(args)-1)) {
-			if f.Name() == "ManualAck" {
+			if r.ManualOption != "" && f.Name() == r.ManualOption {
 				manual = true
 			}
 		}
@@ -613,7 +613,7 @@ func (a *pkgAnalysis) visitRule(s *summary, ci ssa.CallInstruction, r bound, rec
 		s.checks = append(s.checks, c)
 		if call != nil {
 			if lease := result(call, 0); lease != nil {
-				for _, oc := range methodCalls(lease, "Outcome") {
+				for _, oc := range a.roleCalls(lease, knowledge.Outcome) {
 					s.values[oc] = &dval{chk: c, kind: vOutcome}
 				}
 			}
@@ -676,40 +676,41 @@ func (a *pkgAnalysis) visitRule(s *summary, ci ssa.CallInstruction, r bound, rec
 	}
 }
 
-// cmdValues registers the decision values of a go-redis command: Val(),
-// Result() and, for errors, Err(). For vErr, t is what nil implies and f what
-// redis.Nil implies.
+// cmdValues registers the decision values of a go-redis command, read by
+// its reply methods (Val, Result, Err). For vErr, t is what nil implies and
+// f what redis.Nil implies.
 func (a *pkgAnalysis) cmdValues(s *summary, c *check, call *ssa.Call, kind vkind, t, f impl) {
 	if call == nil {
 		return
 	}
-	for _, m := range methodCalls(call, "Val", "Result", "Err") {
-		var v ssa.Value
-		switch callee(m.Common()).Name() {
-		case "Val":
-			if kind != vErr {
-				v = m
-			}
-		case "Result":
-			if kind == vErr {
-				v = result(m, 1)
-			} else {
-				v = result(m, 0)
-			}
-		case "Err":
-			if kind == vErr {
-				v = m
-			}
-		}
-		if v == nil {
-			continue
-		}
+	for _, m := range a.roleCalls(call, knowledge.Reply) {
+		val, err := replyParts(m)
 		if kind == vErr {
-			s.values[v] = &dval{chk: c, kind: vErr, t: t, s: f, sentinel: knowledge.NoRows}
-		} else {
-			s.values[v] = &dval{chk: c, kind: kind, t: t, f: f}
+			if err != nil {
+				s.values[err] = &dval{chk: c, kind: vErr, t: t, s: f, sentinel: knowledge.NoRows}
+			}
+		} else if val != nil {
+			s.values[val] = &dval{chk: c, kind: kind, t: t, f: f}
 		}
 	}
+}
+
+// replyParts returns the value and the error a reply method returns, by
+// its signature: (T) a value, (error) an error, (T, error) both.
+func replyParts(m *ssa.Call) (val, err ssa.Value) {
+	res := m.Call.Signature().Results()
+	for i := 0; i < res.Len(); i++ {
+		v := ssa.Value(m)
+		if res.Len() > 1 {
+			v = result(m, i)
+		}
+		if isError(res.At(i).Type()) {
+			err = v
+		} else if val == nil {
+			val = v
+		}
+	}
+	return val, err
 }
 
 // addFuncCheck records a call to a function that returns a dedup decision.
@@ -893,8 +894,10 @@ func (a *pkgAnalysis) errOf(call *ssa.Call) ssa.Value {
 	if e := errResult(call); e != nil {
 		return e
 	}
-	if l := fieldLoads(call, "Error"); len(l) > 0 {
-		return l[0]
+	if orm := a.ormOf(call); orm != nil && orm.ErrorField != "" {
+		if l := fieldLoads(call, orm.ErrorField); len(l) > 0 {
+			return l[0]
+		}
 	}
 	return nil
 }
@@ -917,16 +920,18 @@ func (a *pkgAnalysis) rowsValues(s *summary, c *check, call *ssa.Call, _ vkind, 
 		if res == nil {
 			continue
 		}
-		for _, m := range methodCalls(res, "RowsAffected") {
+		for _, m := range a.roleCalls(res, knowledge.RowsAffected) {
 			set(result(m, 0), &dval{chk: c, kind: vInt, t: pos, f: zero})
 		}
-		for _, l := range fieldLoads(res, "RowsAffected") {
-			set(l, &dval{chk: c, kind: vInt, t: pos, f: zero})
+		if orm := a.ormOf(res); orm != nil && orm.RowsField != "" {
+			for _, l := range fieldLoads(res, orm.RowsField) {
+				set(l, &dval{chk: c, kind: vInt, t: pos, f: zero})
+			}
 		}
 		if !rows {
 			continue
 		}
-		for _, sc := range methodCalls(res, "Scan") {
+		for _, sc := range a.roleCalls(res, knowledge.Scan) {
 			set(errResult(sc), &dval{chk: c, kind: vErr, t: pos, s: zero, sentinel: knowledge.NoRows})
 			if c.kind == ckLookup {
 				a.stateScans(s, c, sc)

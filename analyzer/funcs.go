@@ -991,21 +991,16 @@ func (a *pkgAnalysis) failingCall(v ssa.Value, depth int) bool {
 		}
 		// The error of a go-redis command that is an effect
 		// (rdb.IncrBy(…).Err(), .Result()) is that effect failing.
-		if n := fn.Name(); (n == "Err" || n == "Result") && len(rules) == 0 {
+		if a.cat.Has(fn, knowledge.Reply) {
 			if recv, _ := splitArgs(x.Common()); recv != nil {
 				if fa, ok := recv.(*ssa.FieldAddr); ok {
 					recv = fa.X // the embedded baseCmd of an IntCmd
 				}
 				if rc, ok := peel(recv).(*ssa.Call); ok {
-					if rf := callee(rc.Common()); rf != nil {
-						for _, r := range a.rulesOf(rf) {
-							if r.Role == knowledge.Effect {
-								return true
-							}
-						}
-					}
+					return a.cat.Has(callee(rc.Common()), knowledge.Effect)
 				}
 			}
+			return false
 		}
 		// Other calls into a client library (a message's Metadata, a
 		// reader's Config) fail harmlessly; its effects have rules.

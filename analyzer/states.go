@@ -262,7 +262,7 @@ func containsValue(vs []ssa.Value, v ssa.Value) bool {
 
 // rowLookup records a row read: gorm's First(&o) (the row is its
 // argument, the table its model type), a MongoDB FindOne(…).Decode(&o) (the
-// row is what Decode fills, the table its collection).
+// row is what its Scan — Decode — fills, the table its collection).
 func (a *pkgAnalysis) rowLookup(s *summary, ci ssa.CallInstruction, call *ssa.Call, r bound, recv ssa.Value, args []ssa.Value) {
 	key := arg(args, r.key)
 	if r.arg >= 0 {
@@ -276,12 +276,12 @@ func (a *pkgAnalysis) rowLookup(s *summary, ci ssa.CallInstruction, call *ssa.Ca
 		s.stateValues(c, row, 0)
 		return
 	}
-	table := collectionOf(recv)
+	table := a.collectionOf(recv)
 	if call == nil || table == "" {
 		return
 	}
 	c := &check{call: ci, pos: ci.Pos(), desc: describeCall(ci.Common()), kind: ckLookup, state: true, store: knowledge.Mongo, recv: recv, key: key, table: table}
-	for _, dec := range methodCalls(call, "Decode") {
+	for _, dec := range a.roleCalls(call, knowledge.Scan) {
 		if _, dargs := splitArgs(dec.Common()); len(dargs) == 1 {
 			row := peel(dargs[0])
 			c.bases = append(c.bases, row)
@@ -296,7 +296,7 @@ func (a *pkgAnalysis) rowLookup(s *summary, ci ssa.CallInstruction, call *ssa.Ca
 // mongoWrite records a write of a collection and the field names its
 // update document names ($set: {status: …}).
 func (a *pkgAnalysis) mongoWrite(s *summary, recv ssa.Value, r bound, args []ssa.Value) {
-	table := collectionOf(recv)
+	table := a.collectionOf(recv)
 	if table == "" {
 		return
 	}
@@ -310,15 +310,16 @@ func (a *pkgAnalysis) mongoWrite(s *summary, recv ssa.Value, r bound, args []ssa
 // collectionOf names the collection a handle is: "mongo:NAME" for
 // db.Collection("NAME"), "mongo:T.f" for one kept in field f of a struct T;
 // "" when unknown.
-func collectionOf(v ssa.Value) string {
+func (a *pkgAnalysis) collectionOf(v ssa.Value) string {
 	if v == nil {
 		return ""
 	}
 	switch x := peel(v).(type) {
 	case *ssa.Call:
-		if fn := callee(&x.Call); fn != nil && fn.Name() == "Collection" && len(x.Call.Args) >= 2 {
-			if k, ok := x.Call.Args[1].(*ssa.Const); ok && k.Value != nil && k.Value.Kind() == constant.String {
-				return "mongo:" + constant.StringVal(k.Value)
+		if r, ok := a.find(callee(&x.Call), knowledge.Collection); ok {
+			_, args := splitArgs(&x.Call)
+			if name, ok := constString(arg(args, r.arg)); ok {
+				return "mongo:" + name
 			}
 		}
 	case *ssa.UnOp:
@@ -351,8 +352,9 @@ func (a *pkgAnalysis) rowWrite(s *summary, recv, val ssa.Value) {
 }
 
 // writeRow records a write of the table of the model on recv's chain
-// (Model(&Invoice{})) or of val, setting cols and the columns Cols and
-// MustCols name on the chain and the fields stored into val.
+// (its Model call: Model(&Invoice{})) or of val, setting cols, the columns
+// the chain's Columns calls name (Cols, Select) and the fields stored into
+// val.
 func (a *pkgAnalysis) writeRow(s *summary, recv, val ssa.Value, cols []string) {
 	table := ""
 	named := false
@@ -366,13 +368,11 @@ func (a *pkgAnalysis) writeRow(s *summary, recv, val ssa.Value, cols []string) {
 			break
 		}
 		rv, cargs := splitArgs(call.Common())
-		switch fn.Name() {
-		case "Model":
-			if table == "" {
-				table = modelTable(arg(cargs, 0))
-			}
-		case "Cols", "MustCols", "Select":
-			for _, x := range cargs {
+		if r, ok := a.find(fn, knowledge.Model); ok && table == "" {
+			table = modelTable(arg(cargs, r.arg))
+		}
+		if r, ok := a.find(fn, knowledge.Columns); ok && r.arg >= 0 {
+			for _, x := range cargs[min(r.arg, len(cargs)):] {
 				cols = append(cols, reachedStrings(x)...)
 			}
 			named = true

@@ -105,9 +105,10 @@ var errorType = types.Universe.Lookup("error").Type()
 
 func isError(t types.Type) bool { return types.Identical(t, errorType) }
 
-// methodCalls returns the calls of a method named one of names whose
-// receiver is v.
-func methodCalls(v ssa.Value, names ...string) []*ssa.Call {
+// roleCalls returns the calls on receiver v of the methods the catalog
+// gives role (RowsAffected of a Result, Outcome of a lease, Decode of a
+// FindOne's result).
+func (a *pkgAnalysis) roleCalls(v ssa.Value, role knowledge.Role) []*ssa.Call {
 	if v == nil {
 		return nil
 	}
@@ -132,13 +133,19 @@ func methodCalls(v ssa.Value, names ...string) []*ssa.Call {
 		if recv != v && userRecv(recv) != v {
 			continue
 		}
-		for _, n := range names {
-			if fn.Name() == n {
-				out = append(out, call)
-			}
+		if a.cat.Has(fn, role) {
+			out = append(out, call)
 		}
 	}
 	return out
+}
+
+// ormOf returns the catalog's ORM whose builder v is (a *gorm.DB), or nil.
+func (a *pkgAnalysis) ormOf(v ssa.Value) *knowledge.ORM {
+	if n, ok := types.Unalias(derefType(v.Type())).(*types.Named); ok && n.Obj().Pkg() != nil {
+		return a.cat.ORM(n.Obj().Pkg().Path())
+	}
+	return nil
 }
 
 // fieldLoads returns the loads of field name of the struct v points to.

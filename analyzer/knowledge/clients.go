@@ -103,6 +103,7 @@ var base = Base{
 		Clauses: "Clauses", Where: "Where", Expr: "Expr", Begin: "Begin",
 		Conflict: "OnConflict", DoNothing: "DoNothing", Upsert: []string{"UpdateAll", "DoUpdates"},
 		Insert: "Insert", Modifier: "Modifier",
+		ErrorField: "Error", RowsField: "RowsAffected",
 	}},
 
 	PublishTables: []string{"outbox", "queue"},
@@ -425,6 +426,10 @@ var redis = concat(
 		{Name: "({redis}.*).HGet", Role: RedisLookup, Key: "key"},
 		{Name: "({redis}.*).TxPipelined", Role: RedisTx, Arg: "fn"},
 		{Name: "({redis}.*).Watch", Role: RedisTx, Arg: "fn"},
+		// A command's reply: its value, its error, or both.
+		{Name: "({redis}.*).Val", Role: Reply},
+		{Name: "({redis}.*).Result", Role: Reply},
+		{Name: "({redis}.*).Err", Role: Reply},
 	},
 	each(RedisMark, "redis", "{redis}.*", "Set", "SetEx", "SAdd", "HSet", "MSet", "Expire"),
 	// XADD appends a message to a stream: publishing, like PUBLISH (the
@@ -473,6 +478,10 @@ var sqlRules = concat(
 		{Name: "(xorm.io/xorm.Session).Get", Role: RowLookup, Arg: "beans"},
 		{Name: "(xorm.io/xorm.Engine).Update", Role: RowWrite, Arg: "bean"},
 		{Name: "(xorm.io/xorm.Session).Update", Role: RowWrite, Arg: "bean"},
+		{Name: "(xorm.io/xorm.Engine).Cols", Role: Columns, Arg: "columns"},
+		{Name: "(xorm.io/xorm.Session).Cols", Role: Columns, Arg: "columns"},
+		{Name: "(xorm.io/xorm.Engine).MustCols", Role: Columns, Arg: "columns"},
+		{Name: "(xorm.io/xorm.Session).MustCols", Role: Columns, Arg: "columns"},
 		{Name: "(gorm.io/gorm.DB).Save", Role: RowWrite, Arg: "value"},
 	},
 	// --- database/sql ---------------------------------------------------------------
@@ -519,7 +528,8 @@ var sqlRules = concat(
 			sql("({pgx}.Batch).Queue", SQLExec, "query"),
 			Rule{Name: "({pgx}.Row).Scan", Role: Scan},
 			Rule{Name: "({pgx}.Rows).Scan", Role: Scan},
-			Rule{Name: "(github.com/jackc/pgx/v5/pgconn.CommandTag).RowsAffected", Role: RowsAffected})
+			Rule{Name: "(github.com/jackc/pgx/v5/pgconn.CommandTag).RowsAffected", Role: RowsAffected},
+			Rule{Name: "(github.com/jackc/pgconn.CommandTag).RowsAffected", Role: RowsAffected}) // pgx v4's
 	}(),
 
 	// --- sqlx (its promoted database/sql methods match database/sql) ----------------
@@ -538,7 +548,8 @@ var sqlRules = concat(
 		}
 		return append(out,
 			sql("github.com/jmoiron/sqlx.NamedExec", SQLExec, "query"),
-			sql("github.com/jmoiron/sqlx.NamedExecContext", SQLExec, "query"))
+			sql("github.com/jmoiron/sqlx.NamedExecContext", SQLExec, "query"),
+			Rule{Name: "(github.com/jmoiron/sqlx.Row).Scan", Role: Scan})
 	}(),
 
 	// --- gorm -----------------------------------------------------------------------
@@ -555,6 +566,9 @@ var sqlRules = concat(
 		{Name: "(gorm.io/gorm.DB).First", Role: RowLookup, Arg: "dest", Key: "conds"},
 		{Name: "(gorm.io/gorm.DB).Take", Role: RowLookup, Arg: "dest", Key: "conds"},
 		{Name: "(gorm.io/gorm.DB).Last", Role: RowLookup, Arg: "dest", Key: "conds"},
+		// Model(&Invoice{}) names the table of an update; Select the columns.
+		{Name: "(gorm.io/gorm.DB).Model", Role: Model, Arg: "value"},
+		{Name: "(gorm.io/gorm.DB).Select", Role: Columns, Arg: "query"},
 	},
 
 	// --- MongoDB --------------------------------------------------------------------
@@ -565,7 +579,9 @@ var sqlRules = concat(
 			out = append(out, Rule{Name: "({mongo}.Collection)." + n, Role: Effect, Kind: Mongo, Mode: MongoUpdate, Arg: "update"})
 		}
 		// FindOne(…).Decode(&o): o is the document, for state checks.
-		out = append(out, Rule{Name: "({mongo}.Collection).FindOne", Role: RowLookup, Key: "filter"})
+		out = append(out, Rule{Name: "({mongo}.Collection).FindOne", Role: RowLookup, Key: "filter"},
+			Rule{Name: "({mongo}.SingleResult).Decode", Role: Scan},
+			Rule{Name: "({mongo}.Database).Collection", Role: Collection, Arg: "name"})
 		return append(out, Rule{Name: "{mongo}.IsDuplicateKeyError", Role: UniqueTest, Arg: "err"})
 	}(),
 

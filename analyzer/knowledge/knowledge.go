@@ -52,7 +52,7 @@ const (
 	Prepare                        // prepares a statement: Arg is the query
 	NewRequest                     // builds an HTTP request: Arg is the method
 	RowsAffected                   // rows affected by an Exec
-	Scan                           // Scan of a QueryRow
+	Scan                           // Scan of a QueryRow, Decode of a FindOne: fills its arguments from the row; its error tells a missing row
 	RedisMark                      // a Redis write that records a key (SET, SADD, HSET …)
 	Register                       // registers Arg as a message handler (a mux, a task server)
 	AtMostOnce                     // registers Arg as the callback of a subscription the broker never delivers twice (core NATS)
@@ -70,7 +70,11 @@ const (
 	Serialize                      // encodes a value to bytes for a store or the wire (json.Marshal, gob, protobuf)
 	Deserialize                    // decodes bytes back into a value (json.Unmarshal …): with Serialize, the mark of a persistent queue
 	RowWrite                       // writes the row Arg (a model value) without being an effect (an ORM update, save): the columns its chain or value names (state checks)
-	RowLookup                      // reads one document or row into Arg (or, with no Arg, into what its result's Decode is given): the row, whose fields carry its state (state checks)
+	RowLookup                      // reads one document or row into Arg (or, with no Arg, into what its result's Scan is given): the row, whose fields carry its state (state checks)
+	Reply                          // reads a command's reply (go-redis Val, Result, Err): what it returns, by its signature, is the command's value and error
+	Collection                     // returns the handle of the collection named by Arg (MongoDB's Database.Collection)
+	Model                          // names the model (and so the table) of a builder chain by its argument Arg (gorm's Model)
+	Columns                        // names the columns a builder chain writes, in Arg and the arguments after it (xorm's Cols, gorm's Select)
 )
 
 var roleNames = map[Role]string{
@@ -83,6 +87,7 @@ var roleNames = map[Role]string{
 	Ignore: "ignore", Decode: "decode", Benign: "benign", HeaderSet: "header set", NoReturn: "no return",
 	FreshValue: "fresh value", RandRead: "rand read", ClockMethod: "clock method",
 	Serialize: "serialize", Deserialize: "deserialize", RowLookup: "row lookup", RowWrite: "row write",
+	Reply: "reply", Collection: "collection", Model: "model", Columns: "columns",
 }
 
 // String names the role.
@@ -242,6 +247,9 @@ type ORM struct {
 	Upsert              []string
 	// Insert clause: its type and the field holding a modifier (IGNORE).
 	Insert, Modifier string
+	// The fields of the builder a finished chain reports through: its
+	// error and the rows it affected (gorm's Error, RowsAffected).
+	ErrorField, RowsField string
 }
 
 // MongoOps lists the update operators of a document store.
