@@ -131,7 +131,7 @@ func relevant(pass *analysis.Pass, cat *knowledge.Catalog, cfg *config, dirs *di
 		if tn, ok := obj.(*types.TypeName); ok {
 			if it, ok := tn.Type().Underlying().(*types.Interface); ok {
 				for i := 0; i < it.NumMethods(); i++ {
-					if sqlShaped(it.Method(i)) {
+					if _, ok := sqlShaped(cat, it.Method(i)); ok {
 						return true
 					}
 				}

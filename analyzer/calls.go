@@ -88,7 +88,7 @@ func funcValue(v ssa.Value) *ssa.Function {
 // addEffect records a direct effect.
 func (a *pkgAnalysis) addEffect(s *summary, ci ssa.CallInstruction, desc string, kind knowledge.Kind, recv ssa.Value) *occ {
 	o := &occ{instr: ci, pos: ci.Pos(), desc: desc, kind: kind, recv: recv, direct: true, inner: ci.Pos(), param: -1}
-	o.pooled = recv != nil && a.pool(txRoot(recv))
+	o.pooled = recv != nil && a.pool(a.txRoot(recv))
 	o.innerFact = toFactEffect(a.fset, ci.Pos(), desc, kind)
 	s.addOcc(o)
 	return o
@@ -480,11 +480,7 @@ func (a *pkgAnalysis) visitInvoke(s *summary, ci ssa.CallInstruction, fn *types.
 			return
 		}
 	}
-	if sqlShaped(fn) {
-		m := knowledge.SQLExec
-		if strings.HasPrefix(fn.Name(), "Query") {
-			m = knowledge.SQLQuery
-		}
+	if m, ok := sqlShaped(a.cat, fn); ok {
 		a.effectRule(s, ci, bound{Rule: &knowledge.Rule{Name: fn.FullName(), Role: knowledge.Effect, Mode: m, Kind: knowledge.SQL}, arg: 1, key: -1}, recv, args)
 		return
 	}
@@ -644,14 +640,7 @@ func (a *pkgAnalysis) visitRule(s *summary, ci ssa.CallInstruction, r bound, rec
 	case knowledge.RedisLookup:
 		c := &check{call: ci, pos: ci.Pos(), desc: describeCall(ci.Common()), kind: ckLookup, key: arg(args, r.key), recv: recv, store: knowledge.Redis}
 		s.checks = append(s.checks, c)
-		switch r.Func() {
-		case "Exists":
-			a.cmdValues(s, c, call, vInt, implDup, implFresh)
-		case "SIsMember", "HExists":
-			a.cmdValues(s, c, call, vBool, implDup, implFresh)
-		default:
-			a.cmdValues(s, c, call, vErr, implDup, implFresh)
-		}
+		a.cmdValues(s, c, call, a.replyKind(call), implDup, implFresh)
 	case knowledge.RedisMark:
 		s.redisMarks++
 	case knowledge.Dedup:
@@ -693,6 +682,35 @@ func (a *pkgAnalysis) cmdValues(s *summary, c *check, call *ssa.Call, kind vkind
 			s.values[val] = &dval{chk: c, kind: kind, t: t, f: f}
 		}
 	}
+}
+
+// replyKind says what decides a lookup command's reply, by the value its
+// reply methods (the catalog's Reply) return: a count (EXISTS), a bool
+// (SISMEMBER), or else its error (GET's redis.Nil).
+func (a *pkgAnalysis) replyKind(call *ssa.Call) vkind {
+	if call == nil {
+		return vErr
+	}
+	ms := types.NewMethodSet(call.Type())
+	for i := 0; i < ms.Len(); i++ {
+		fn, ok := ms.At(i).Obj().(*types.Func)
+		if !ok || !a.cat.Has(fn, knowledge.Reply) {
+			continue
+		}
+		res := fn.Type().(*types.Signature).Results()
+		if res.Len() == 0 {
+			continue
+		}
+		if b, ok := res.At(0).Type().Underlying().(*types.Basic); ok {
+			switch {
+			case b.Info()&types.IsBoolean != 0:
+				return vBool
+			case b.Info()&types.IsInteger != 0:
+				return vInt
+			}
+		}
+	}
+	return vErr
 }
 
 // replyParts returns the value and the error a reply method returns, by
@@ -752,7 +770,7 @@ func (a *pkgAnalysis) effectRule(s *summary, ci ssa.CallInstruction, r bound, re
 		a.mongoWrite(s, recv, r, args)
 	}
 	switch r.Mode {
-	case knowledge.Always:
+	case knowledge.Always, knowledge.Insert:
 		if r.Kind == knowledge.SQL {
 			if t := modelTable(peelVariadic(arg(args, max(r.arg, 0)))); t != "" {
 				s.addWrite(t) // an ORM insert of a model (xorm's Insert(&bean))
@@ -763,7 +781,7 @@ func (a *pkgAnalysis) effectRule(s *summary, ci ssa.CallInstruction, r bound, re
 			desc = shortFunc(callee(cc)) // a team's own function, named as declared
 		}
 		o := a.addEffect(s, ci, desc, r.Kind, recv)
-		if r.Kind == knowledge.Mongo && strings.HasPrefix(r.Func(), "Insert") {
+		if r.Mode == knowledge.Insert {
 			o.insert, o.errVal = true, errResult(call) // a duplicate key error tells a repeat
 		}
 	case knowledge.SQLExec, knowledge.SQLQuery, knowledge.SQLStmt:
@@ -874,7 +892,7 @@ func (a *pkgAnalysis) sqlStatement(s *summary, ci ssa.CallInstruction, r bound, 
 	}
 	if cls.Dedup != sqlclass.DedupNone {
 		c := &check{call: ci, pos: ci.Pos(), desc: desc, kind: ckSQL, recv: recv, store: knowledge.SQL, key: keyArgs, table: cls.Table, sqlDedup: cls.Dedup}
-		c.pooled = recv != nil && a.pool(txRoot(recv))
+		c.pooled = recv != nil && a.pool(a.txRoot(recv))
 		s.checks = append(s.checks, c)
 		a.rowsValues(s, c, call, vInt, implFresh, implDup, cls.Returning)
 	}

@@ -3,7 +3,6 @@ package analyzer
 import (
 	"go/token"
 	"go/types"
-	"strings"
 
 	"github.com/idemkit/idem/analyzer/knowledge"
 	"golang.org/x/tools/go/ssa"
@@ -53,7 +52,7 @@ func (a *pkgAnalysis) checkTx(s *summary, o *occ, name string) {
 	if o.recv == nil || c.recv == nil {
 		return
 	}
-	if root := txRoot(o.recv); o.kind == knowledge.SQL && sameValue(root, txRoot(c.recv)) && !a.pool(root) {
+	if root := a.txRoot(o.recv); o.kind == knowledge.SQL && sameValue(root, a.txRoot(c.recv)) && !a.pool(root) {
 		return
 	}
 	a.reportTx(o, c, name)
@@ -77,7 +76,7 @@ func (a *pkgAnalysis) checkLookupTx(s *summary, o *occ, c *check, name string) {
 	if rec == nil {
 		return
 	}
-	if root := txRoot(o.recv); sameValue(root, txRoot(rec.recv)) && !a.pool(root) {
+	if root := a.txRoot(o.recv); sameValue(root, a.txRoot(rec.recv)) && !a.pool(root) {
 		return
 	}
 	what := "a crash between them runs the effect again on redelivery"
@@ -106,7 +105,7 @@ func (a *pkgAnalysis) checkHelperTx(o *occ, c *check, name string) {
 	to, tc := a.callTx(oc.Common()), a.callTx(c.call.Common())
 	// An effect sent straight to a pool (db.ExecContext) commits alone:
 	// wherever the record is written, it is another transaction.
-	if ro, _ := splitArgs(oc.Common()); o.direct && ro != nil && a.cat.TypeRole(txRoot(ro).Type()) == knowledge.PoolType {
+	if ro, _ := splitArgs(oc.Common()); o.direct && ro != nil && a.cat.TypeRole(a.txRoot(ro).Type()) == knowledge.PoolType {
 		a.reportTx(o, c, name)
 		return
 	}
@@ -139,7 +138,7 @@ func (a *pkgAnalysis) callTx(cc *ssa.CallCommon) ssa.Value {
 	recv, args := splitArgs(cc)
 	for _, v := range args {
 		if a.cat.TypeRole(v.Type()) == knowledge.TxType {
-			return txRoot(v)
+			return a.txRoot(v)
 		}
 	}
 	for range 8 {
@@ -147,7 +146,7 @@ func (a *pkgAnalysis) callTx(cc *ssa.CallCommon) ssa.Value {
 			return nil
 		}
 		if a.cat.TypeRole(recv.Type()) == knowledge.TxType {
-			return txRoot(recv)
+			return a.txRoot(recv)
 		}
 		call, ok := peel(recv).(*ssa.Call)
 		if !ok {
@@ -156,7 +155,7 @@ func (a *pkgAnalysis) callTx(cc *ssa.CallCommon) ssa.Value {
 		r, args := splitArgs(call.Common())
 		for _, v := range args {
 			if a.cat.TypeRole(v.Type()) == knowledge.TxType {
-				return txRoot(v)
+				return a.txRoot(v)
 			}
 		}
 		recv = r
@@ -226,7 +225,7 @@ func sameValue(x, y ssa.Value) bool {
 // txRoot returns the transaction or client a statement runs on: it undoes
 // embedded-field selections (sqlx.Tx embeds *sql.Tx) and builder chains
 // (gorm's tx.Model(…).Where(…) runs on tx).
-func txRoot(v ssa.Value) ssa.Value {
+func (a *pkgAnalysis) txRoot(v ssa.Value) ssa.Value {
 	for range 16 {
 		v = peel(userRecv(peel(v)))
 		call, ok := v.(*ssa.Call)
@@ -235,12 +234,22 @@ func txRoot(v ssa.Value) ssa.Value {
 		}
 		fn := callee(call.Common())
 		recv, _ := splitArgs(call.Common())
-		if fn == nil || recv == nil || !types.Identical(recv.Type(), call.Type()) || strings.HasPrefix(fn.Name(), "Begin") {
+		if fn == nil || recv == nil || !types.Identical(recv.Type(), call.Type()) || a.begins(fn) {
 			return v
 		}
 		v = recv
 	}
 	return v
+}
+
+// begins reports whether fn is its ORM's method that starts a transaction
+// (gorm's Begin).
+func (a *pkgAnalysis) begins(fn *types.Func) bool {
+	if fn.Pkg() == nil {
+		return false
+	}
+	orm := a.cat.ORM(fn.Pkg().Path())
+	return orm != nil && orm.Begin != "" && fn.Name() == orm.Begin
 }
 
 // pool reports whether statements on v each run in their own transaction: a
@@ -260,8 +269,7 @@ func (a *pkgAnalysis) pool(v ssa.Value) bool {
 		if fn == nil || fn.Pkg() == nil {
 			return true
 		}
-		orm := a.cat.ORM(fn.Pkg().Path())
-		return orm == nil || fn.Name() != orm.Begin
+		return !a.begins(fn)
 	case *ssa.Parameter:
 		return x.Parent().Parent() == nil // a closure's parameter: a Transaction callback
 	}

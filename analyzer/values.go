@@ -814,21 +814,19 @@ func snippet(q string) string {
 }
 
 // sqlShaped reports whether an interface method looks like database/sql's
-// (sqlc's DBTX): ExecContext/QueryContext/QueryRowContext(ctx, string, ...any),
-// or pgx's Exec/Query/QueryRow(ctx, string, ...any).
-func sqlShaped(fn *types.Func) bool {
-	switch fn.Name() {
-	case "ExecContext", "QueryContext", "QueryRowContext", "Exec", "Query", "QueryRow":
-	default:
-		return false
+// (sqlc's DBTX) or pgx's: a name of the catalog's SQLShapes and a signature
+// (ctx, string, ...any); m is how its SQL is read.
+func sqlShaped(cat *knowledge.Catalog, fn *types.Func) (m knowledge.Mode, ok bool) {
+	if m, ok = cat.SQLShape(fn.Name()); !ok {
+		return m, false
 	}
 	sig, ok := fn.Type().(*types.Signature)
 	if !ok || sig.Params().Len() != 3 || !sig.Variadic() {
-		return false
+		return m, false
 	}
 	p := sig.Params()
 	b, ok := p.At(1).Type().Underlying().(*types.Basic)
-	return ok && b.Kind() == types.String && isContext(p.At(0).Type())
+	return m, ok && b.Kind() == types.String && isContext(p.At(0).Type())
 }
 
 func isContext(t types.Type) bool {

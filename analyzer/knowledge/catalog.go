@@ -414,6 +414,13 @@ func (c *Catalog) RedisCommand(name string) (effect, publish bool) {
 // dead-letter destination.
 func (c *Catalog) DeadLetter(s string) bool { return slices.Contains(c.base.DeadLetters, s) }
 
+// SQLShape returns how a call of a user's SQL-shaped interface method named
+// name is read (SQLExec, SQLQuery); ok is false for other names.
+func (c *Catalog) SQLShape(name string) (m Mode, ok bool) {
+	m, ok = c.base.SQLShapes[name]
+	return m, ok
+}
+
 // PublishTable reports whether a table (schema.name) is an outbox or a
 // queue by its name.
 func (c *Catalog) PublishTable(table string) bool {

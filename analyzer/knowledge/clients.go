@@ -109,6 +109,12 @@ var base = Base{
 	PublishTables: []string{"outbox", "queue"},
 	// RabbitMQ's queue argument naming a dead-letter exchange.
 	DeadLetters: []string{"x-dead-letter-exchange"},
+	// database/sql's and pgx's statement methods, for interfaces of their
+	// shape (sqlc's DBTX).
+	SQLShapes: map[string]Mode{
+		"ExecContext": SQLExec, "QueryContext": SQLQuery, "QueryRowContext": SQLQuery,
+		"Exec": SQLExec, "Query": SQLQuery, "QueryRow": SQLQuery,
+	},
 	// The commands behind go-redis's effect methods, for clients that name
 	// the command by a string.
 	RedisCommands: RedisCommands{
@@ -572,9 +578,12 @@ var sqlRules = concat(
 	},
 
 	// --- MongoDB --------------------------------------------------------------------
-	effects(Mongo, "{mongo}.Collection", "InsertOne", "InsertMany", "BulkWrite"),
+	effects(Mongo, "{mongo}.Collection", "BulkWrite"),
 	func() []Rule {
-		var out []Rule
+		out := []Rule{
+			{Name: "({mongo}.Collection).InsertOne", Role: Effect, Kind: Mongo, Mode: Insert},
+			{Name: "({mongo}.Collection).InsertMany", Role: Effect, Kind: Mongo, Mode: Insert},
+		}
 		for _, n := range []string{"UpdateOne", "UpdateMany", "UpdateByID", "FindOneAndUpdate"} {
 			out = append(out, Rule{Name: "({mongo}.Collection)." + n, Role: Effect, Kind: Mongo, Mode: MongoUpdate, Arg: "update"})
 		}

@@ -104,6 +104,7 @@ type Mode uint8
 // The modes.
 const (
 	Always       Mode = iota // always a non-idempotent effect
+	Insert                   // an insert: its duplicate-key error tells a repeat (MongoDB's InsertOne)
 	SQLExec                  // SQL text in Arg: classified
 	SQLQuery                 // SQL text in Arg: an effect only when the text writes
 	SQLStmt                  // a prepared statement: text from its Prepare call
@@ -283,6 +284,10 @@ type Base struct {
 	// means it declares a dead-letter exchange: a Nack whose requeue Arg
 	// is false then dead-letters the message instead of dropping it.
 	DeadLetters []string
+	// SQLShapes: the methods, by name, of a user's interface shaped like
+	// database/sql's or pgx's (sqlc's DBTX): ctx, a query string, variadic
+	// arguments. A call of one runs that SQL; the Mode says how it is read.
+	SQLShapes map[string]Mode
 }
 
 // RedisCommands classifies Redis commands by name.
