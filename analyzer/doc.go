@@ -176,6 +176,15 @@
 // dependencies. A short list of functions that never return (log.Fatal,
 // os.Exit, zap's and logrus's Fatal) stands in for ctrlflow's facts.
 //
+// In modular mode types come from golang.org/x/tools' unitchecker, which
+// since x/tools v0.50 passes them between packages in its own export data
+// rather than the compiler's. Rarely, go/types then rejects a dependency
+// the compiler accepts (seen: apache/arrow-go's compute/exprs, a type
+// assertion to a type whose method satisfies an interface's unexported
+// method, under SeaweedFS): that package and the packages importing it
+// fail with "no package vetx file". The standalone mode type-checks from
+// source and is not affected.
+//
 // A kafka-go reader that cannot be traced to NewReader counts as grouped;
 // franz-go and confluent consumers that cannot be traced to their
 // constructor count as committing explicitly. A dedup key that cannot be
