@@ -260,6 +260,15 @@ func (a *pkgAnalysis) visitLocal(s *summary, ci ssa.CallInstruction, f *ssa.Func
 		s.addSource(ci)
 		did = true
 	}
+	// A helper that returns what an auto-committing read returned
+	// (func (c *Consumer) Fetch(ctx) kgo.Fetches { return c.cl.PollFetches(ctx) })
+	// is such a read for its caller.
+	for _, aa := range cs.autoAcks {
+		if aa.kind == knowledge.AutoAckRead && returns(f, aa.call) {
+			s.autoAcks = append(s.autoAcks, autoAck{call: ci, kind: aa.kind})
+			did = true
+		}
+	}
 	if !(cs.root && a.topRoot(cs)) {
 		for _, o := range cs.unguarded {
 			a.addVia(s, ci, via, o, args)
@@ -356,6 +365,28 @@ func (a *pkgAnalysis) returnsMessage(f *ssa.Function) bool {
 	for i := 0; i < res.Len(); i++ {
 		if a.cat.MessageClient(res.At(i).Type()) != "" {
 			return true
+		}
+	}
+	return false
+}
+
+// returns reports whether f returns a result of the call ci.
+func returns(f *ssa.Function, ci ssa.CallInstruction) bool {
+	call, ok := ci.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	for _, b := range f.Blocks {
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+			for _, r := range ret.Results {
+				r = peel(r)
+				if ex, ok := r.(*ssa.Extract); ok {
+					r = ex.Tuple
+				}
+				if r == call {
+					return true
+				}
+			}
 		}
 	}
 	return false
@@ -578,7 +609,7 @@ func (a *pkgAnalysis) visitRule(s *summary, ci ssa.CallInstruction, r bound, rec
 			s.autoAcks = append(s.autoAcks, autoAck{call: ci, kind: r.Role, ch: result(call, 0)})
 		}
 	case knowledge.AutoAckRead:
-		if call != nil && autoCommits(r.AutoCommit, recv) {
+		if call != nil && a.autoCommits(r.AutoCommit, recv) {
 			s.autoAcks = append(s.autoAcks, autoAck{call: ci, kind: r.Role})
 		}
 	case knowledge.Subscribe:
@@ -1137,12 +1168,27 @@ func isStringGlobal(v ssa.Value) bool {
 // made without DisableAutoCommit (or AutoCommitMarks), a confluent consumer
 // whose config does not set enable.auto.commit. A consumer with options or
 // config keys that cannot be traced to its constructor counts as committing
-// explicitly.
-func autoCommits(ac *knowledge.AutoCommit, recv ssa.Value) bool {
+// explicitly. A consumer kept in a struct field is traced to the
+// constructions stored in that field; it auto-commits when every one does.
+func (a *pkgAnalysis) autoCommits(ac *knowledge.AutoCommit, recv ssa.Value) bool {
 	if ac == nil {
 		return false
 	}
-	call := constructor(recv, ac.Ctor)
+	calls := a.constructors(recv, ac.Ctor)
+	if len(calls) == 0 {
+		return constructionCommits(ac, nil)
+	}
+	for _, c := range calls {
+		if !constructionCommits(ac, c) {
+			return false
+		}
+	}
+	return true
+}
+
+// constructionCommits reports whether the consumer made by call (nil: not
+// traced) commits by itself.
+func constructionCommits(ac *knowledge.AutoCommit, call *ssa.Call) bool {
 	switch {
 	case ac.GroupField != "":
 		if call == nil || len(call.Call.Args) == 0 {
@@ -1184,6 +1230,33 @@ func autoCommits(ac *knowledge.AutoCommit, recv ssa.Value) bool {
 		return true
 	}
 	return false
+}
+
+// constructors returns the calls to a function named name that made v: the
+// call itself, or, for a client loaded from a struct field, the calls whose
+// results the analysed code stores in that field (nil when one of them is
+// not such a call).
+func (a *pkgAnalysis) constructors(v ssa.Value, name string) []*ssa.Call {
+	if c := constructor(v, name); c != nil {
+		return []*ssa.Call{c}
+	}
+	u, ok := peel(v).(*ssa.UnOp)
+	if !ok || u.Op != token.MUL {
+		return nil
+	}
+	fa, ok := u.X.(*ssa.FieldAddr)
+	if !ok {
+		return nil
+	}
+	var out []*ssa.Call
+	for _, x := range a.fieldInits()[fieldKey(fa)] {
+		c := constructor(x, name)
+		if c == nil {
+			return nil
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // constructor returns the call to a function named name that made v.

@@ -47,13 +47,17 @@ func (a *pkgAnalysis) checkAutoAcks(s *summary) {
 					stop[in] = true
 				}
 			}
+			where = s.fn
 			s.forwardUntil(aa.call, stop, func(in ssa.Instruction) int {
 				if eff = s.workAt(in); eff != nil {
 					return 2
 				}
+				if eff, where = a.handedWork(in); eff != nil {
+					return 2
+				}
+				where = s.fn
 				return 0
 			})
-			where = s.fn
 		case knowledge.Subscribe:
 			if f := funcValue(aa.cb); f != nil && f.Blocks != nil {
 				if w := a.summary(f).firstWork(); w != nil {
@@ -66,6 +70,29 @@ func (a *pkgAnalysis) checkAutoAcks(s *summary) {
 		}
 		a.report(IDEM007, aa.call.Pos(), handlerName(where), eff.pos, "the effect", "auto-ack consumer %s acks each message before handler %s performs %s: a crash loses the message", describeCall(aa.call.Common())+autoAckNote(aa.kind), handlerName(where), eff.desc)
 	}
+}
+
+// handedWork returns the first work of a handler closure that the call in
+// hands the messages read to (fetches.EachRecord(func(r *kgo.Record) {…})),
+// and that closure.
+func (a *pkgAnalysis) handedWork(in ssa.Instruction) (*occ, *ssa.Function) {
+	ci, ok := in.(ssa.CallInstruction)
+	if !ok {
+		return nil, nil
+	}
+	for _, x := range ci.Common().Args {
+		if mc, ok := x.(*ssa.MakeClosure); ok {
+			x = mc.Fn
+		}
+		if f, ok := x.(*ssa.Function); ok && f.Blocks != nil {
+			if cs := a.summary(f); cs.root {
+				if w := cs.firstWork(); w != nil {
+					return w, f
+				}
+			}
+		}
+	}
+	return nil, nil
 }
 
 func autoAckNote(r knowledge.Role) string {

@@ -389,8 +389,8 @@ func fieldKey(fa *ssa.FieldAddr) string {
 	return types.TypeString(derefType(fa.X.Type()), nil) + "#" + fmt.Sprint(fa.Field)
 }
 
-// fieldInits maps struct fields (of string type) to the values the
-// package stores in them.
+// fieldInits maps struct fields to the values the analysed code stores in
+// them (a query string, a client made by its constructor).
 func (a *pkgAnalysis) fieldInits() map[string][]ssa.Value {
 	if a.fields != nil {
 		return a.fields
@@ -404,10 +404,8 @@ func (a *pkgAnalysis) fieldInits() map[string][]ssa.Value {
 					continue
 				}
 				if fa, ok := st.Addr.(*ssa.FieldAddr); ok {
-					if bt, ok := st.Val.Type().Underlying().(*types.Basic); ok && bt.Kind() == types.String {
-						k := fieldKey(fa)
-						a.fields[k] = append(a.fields[k], st.Val)
-					}
+					k := fieldKey(fa)
+					a.fields[k] = append(a.fields[k], st.Val)
 				}
 			}
 		}

@@ -105,3 +105,86 @@ func manualCommit(ctx context.Context, db *sql.DB) error {
 		}
 	}
 }
+
+// A consumer keeps its client in a field, made by its constructor: traced
+// there, the client commits by itself.
+type consumer struct {
+	cl *kgo.Client
+}
+
+func newConsumer() (*consumer, error) {
+	cl, err := kgo.NewClient(kgo.ConsumerGroup("points"), kgo.ConsumeTopics("orders"))
+	if err != nil {
+		return nil, err
+	}
+	return &consumer{cl: cl}, nil
+}
+
+func (c *consumer) run(ctx context.Context, db *sql.DB) {
+	for {
+		fetches := c.cl.PollFetches(ctx) // want `auto-ack consumer kgo.Client.PollFetches \(commits by itself\) acks each message before handler consumer.run performs .*IDEM007`
+		for _, r := range fetches.Records() {
+			o, _ := shop.Decode(r.Value)
+			shop.AddPoints(ctx, db, o.User, o.Qty) // want `IDEM001`
+		}
+	}
+}
+
+// The same with DisableAutoCommit: the client commits only when told.
+type manualConsumer struct {
+	cl *kgo.Client
+}
+
+func newManualConsumer() (*manualConsumer, error) {
+	cl, err := kgo.NewClient(kgo.ConsumerGroup("points"), kgo.DisableAutoCommit())
+	if err != nil {
+		return nil, err
+	}
+	return &manualConsumer{cl: cl}, nil
+}
+
+func (c *manualConsumer) run(ctx context.Context, db *sql.DB) error {
+	for {
+		fetches := c.cl.PollFetches(ctx)
+		for _, r := range fetches.Records() {
+			if err := apply(ctx, db, r); err != nil {
+				return err
+			}
+		}
+		if err := c.cl.CommitUncommittedOffsets(ctx); err != nil {
+			return err
+		}
+	}
+}
+
+// The client behind a helper that polls for its caller, the records handed
+// to a callback: the helper's poll commits them before the callback's
+// effect.
+type poller struct {
+	cl *kgo.Client
+}
+
+func newPoller() (*poller, error) {
+	cl, err := kgo.NewClient(kgo.ConsumerGroup("points"), kgo.ConsumeTopics("orders"))
+	if err != nil {
+		return nil, err
+	}
+	return &poller{cl: cl}, nil
+}
+
+func (p *poller) fetch(ctx context.Context) kgo.Fetches { return p.cl.PollFetches(ctx) }
+
+type pointsHandler struct {
+	p  *poller
+	db *sql.DB
+}
+
+func (h *pointsHandler) run(ctx context.Context) {
+	for ctx.Err() == nil {
+		fetches := h.p.fetch(ctx) // want `auto-ack consumer franz.poller.fetch \(commits by itself\) acks each message before handler func literal in pointsHandler.run performs .*IDEM007`
+		fetches.EachRecord(func(r *kgo.Record) {
+			o, _ := shop.Decode(r.Value)
+			shop.AddPoints(ctx, h.db, o.User, o.Qty) // want `IDEM001`
+		})
+	}
+}
