@@ -139,3 +139,28 @@ func commitAfterPure(ctx context.Context, r *kafka.Reader) error {
 func produce(ctx context.Context, w *kafka.Writer, db *sql.DB, o shop.Order) error {
 	return w.WriteMessages(ctx, kafka.Message{Key: []byte(o.ID)})
 }
+
+// A broker type reads through its reader field; each message is handled in
+// a goroutine of its own: the read has committed it before the effect.
+type broker struct {
+	reader *kafka.Reader
+}
+
+func newBroker() *broker {
+	return &broker{reader: kafka.NewReader(kafka.ReaderConfig{Brokers: []string{"localhost:9092"}, GroupID: "points", Topic: "orders"})}
+}
+
+func (b *broker) read(ctx context.Context) (kafka.Message, error) { return b.reader.ReadMessage(ctx) }
+
+func (b *broker) run(ctx context.Context, db *sql.DB) {
+	for ctx.Err() == nil {
+		m, err := b.read(ctx) // want `auto-ack consumer kafkago.broker.read \(commits by itself\) acks each message before handler broker.run performs func literal → shop.AddPoints .*\(IDEM007\)`
+		if err != nil {
+			continue
+		}
+		go func(m kafka.Message) { // want `effect func literal → shop.AddPoints .* in handler broker.run is not guarded by a dedup check \(IDEM001\)`
+			o, _ := shop.Decode(m.Value)
+			shop.AddPoints(ctx, db, o.User, o.Qty)
+		}(m)
+	}
+}
