@@ -23,6 +23,15 @@ func (a *pkgAnalysis) visitCall(s *summary, ci ssa.CallInstruction) {
 	recv, args := splitArgs(cc)
 	guardedArgs := map[int]bool{}
 	handled := false
+	before := s.nwrites
+	defer func() {
+		if s.nwrites > before {
+			if s.wroteAt == nil {
+				s.wroteAt = map[ssa.Instruction]bool{}
+			}
+			s.wroteAt[ci] = true
+		}
+	}()
 	if fn != nil {
 		for _, r := range a.rulesOf(fn) {
 			switch r.Role {
@@ -249,6 +258,9 @@ func (a *pkgAnalysis) visitLocal(s *summary, ci ssa.CallInstruction, f *ssa.Func
 	did := false
 	for t, cols := range cs.writes {
 		s.addWrite(t, slices.Collect(maps.Keys(cols))...)
+	}
+	if len(cs.wroteAt) > 0 {
+		s.nwrites++ // a Redis SET in f, or a call of a function that makes one
 	}
 	if cs.row != nil {
 		a.addStateCheck(s, ci, cs.row, args, via)
@@ -674,6 +686,7 @@ func (a *pkgAnalysis) visitRule(s *summary, ci ssa.CallInstruction, r bound, rec
 		a.cmdValues(s, c, call, a.replyKind(call), implDup, implFresh)
 	case knowledge.RedisMark:
 		s.redisMarks++
+		s.nwrites++
 	case knowledge.Dedup:
 		fn := callee(ci.Common())
 		f := annotatedDedup(fn, "")

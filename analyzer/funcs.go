@@ -257,6 +257,12 @@ type summary struct {
 	drops      []ssa.CallInstruction      // naks without requeue in a program that declares no dead-letter exchange
 	row        *stateFact                 // the function returns a looked-up row
 	redisMarks int
+	// nwrites counts the writes recorded, idempotent or not (SQL and ORM
+	// writes of a known table, Redis SETs, calls of functions that write);
+	// wroteAt holds the calls that made it grow: where the message's writes
+	// are, for a rule about losing it (IDEM007).
+	nwrites int
+	wroteAt map[ssa.Instruction]bool
 }
 
 // marks reports whether a lookup's key is recorded afterwards (an SQL write
@@ -271,6 +277,7 @@ func (s *summary) marks(c *check) bool {
 
 // addWrite records a write of table, setting cols.
 func (s *summary) addWrite(table string, cols ...string) {
+	s.nwrites++
 	if s.writes == nil {
 		s.writes = map[string]map[string]bool{}
 	}

@@ -10,7 +10,8 @@ import (
 var doc007 = CodeDoc{
 	Code:  IDEM007,
 	Title: "auto-ack consumer with effects",
-	Text: `An auto-ack or auto-commit consumer whose handler has effects: amqp
+	Text: `An auto-ack or auto-commit consumer whose handler has effects (an
+idempotent write counts too: lost with the message, it never happens): amqp
 Consume with autoAck true, kafka-go ReadMessage on a reader with a
 GroupID, a franz-go client made without kgo.DisableAutoCommit (or
 AutoCommitMarks), a confluent-kafka-go consumer whose ConfigMap does not
@@ -49,7 +50,7 @@ func (a *pkgAnalysis) checkAutoAcks(s *summary) {
 			}
 			where = s.fn
 			s.forwardUntil(aa.call, stop, func(in ssa.Instruction) int {
-				if eff = s.workAt(in); eff != nil {
+				if eff = s.lossAt(in); eff != nil {
 					return 2
 				}
 				if eff, where = a.handedWork(in); eff != nil {
@@ -60,7 +61,7 @@ func (a *pkgAnalysis) checkAutoAcks(s *summary) {
 			})
 		case knowledge.Subscribe:
 			if f := funcValue(aa.cb); f != nil && f.Blocks != nil {
-				if w := a.summary(f).firstWork(); w != nil {
+				if w := a.summary(f).firstLoss(); w != nil {
 					eff, where = w, f
 				}
 			}
@@ -86,7 +87,7 @@ func (a *pkgAnalysis) handedWork(in ssa.Instruction) (*occ, *ssa.Function) {
 		}
 		if f, ok := x.(*ssa.Function); ok && f.Blocks != nil {
 			if cs := a.summary(f); cs.root {
-				if w := cs.firstWork(); w != nil {
+				if w := cs.firstLoss(); w != nil {
 					return w, f
 				}
 			}
@@ -122,7 +123,7 @@ func (a *pkgAnalysis) effectAfterReceive(s *summary, ch ssa.Value, depth int) (*
 			}
 			var eff *occ
 			s.forward(r, func(in ssa.Instruction) int {
-				if eff = s.workAt(in); eff != nil {
+				if eff = s.lossAt(in); eff != nil {
 					return 2
 				}
 				return 0

@@ -151,6 +151,35 @@ func (s *summary) workAt(in ssa.Instruction) *occ {
 	return s.guardWork[in]
 }
 
+// lossAt returns the work at in that a lost message loses: an effect, a
+// guarded call, or a write even when it is idempotent (an upsert, an
+// absolute UPDATE, a Redis SET): run once, it must run at least once.
+func (s *summary) lossAt(in ssa.Instruction) *occ {
+	if o := s.workAt(in); o != nil {
+		return o
+	}
+	if ci, ok := in.(ssa.CallInstruction); ok && s.wroteAt[in] {
+		return &occ{instr: ci, pos: ci.Pos(), desc: describeCall(ci.Common()) + " (a write)", param: -1}
+	}
+	return nil
+}
+
+// firstLoss returns the first work of s that a lost message loses (see
+// lossAt), nil if none.
+func (s *summary) firstLoss() *occ {
+	if w := s.firstWork(); w != nil {
+		return w
+	}
+	for _, b := range s.fn.Blocks {
+		for _, in := range b.Instrs {
+			if s.wroteAt[in] {
+				return s.lossAt(in)
+			}
+		}
+	}
+	return nil
+}
+
 // firstWork returns the first occurrence or guard call of s, nil if none.
 func (s *summary) firstWork() *occ {
 	if len(s.occs) > 0 {
