@@ -1246,28 +1246,70 @@ func constructionCommits(ac *knowledge.AutoCommit, call *ssa.Call) bool {
 }
 
 // constructors returns the calls to a function named name that made v: the
-// call itself, or, for a client loaded from a struct field, the calls whose
-// results the analysed code stores in that field (nil when one of them is
-// not such a call).
+// call itself; for a client loaded from a struct field, the calls whose
+// results the analysed code stores in that field; for a parameter, the
+// calls made for it by the function's callers (New(log, db, kc) given
+// kgo.NewClient's client in main). Nil when one of them cannot be traced.
 func (a *pkgAnalysis) constructors(v ssa.Value, name string) []*ssa.Call {
+	return a.constructorsDepth(v, name, 0)
+}
+
+func (a *pkgAnalysis) constructorsDepth(v ssa.Value, name string, depth int) []*ssa.Call {
 	if c := constructor(v, name); c != nil {
 		return []*ssa.Call{c}
 	}
-	u, ok := peel(v).(*ssa.UnOp)
-	if !ok || u.Op != token.MUL {
+	if depth > 3 {
 		return nil
 	}
-	fa, ok := u.X.(*ssa.FieldAddr)
-	if !ok {
-		return nil
-	}
-	var out []*ssa.Call
-	for _, x := range a.fieldInits()[fieldKey(fa)] {
-		c := constructor(x, name)
-		if c == nil {
+	var from []ssa.Value
+	switch x := peel(v).(type) {
+	case *ssa.UnOp:
+		fa, ok := x.X.(*ssa.FieldAddr)
+		if !ok || x.Op != token.MUL {
 			return nil
 		}
-		out = append(out, c)
+		from = a.fieldInits()[fieldKey(fa)]
+	case *ssa.Parameter:
+		from = a.argsFor(x)
+	}
+	var out []*ssa.Call
+	for _, x := range from {
+		cs := a.constructorsDepth(x, name, depth+1)
+		if len(cs) == 0 {
+			return nil
+		}
+		out = append(out, cs...)
+	}
+	return out
+}
+
+// argsFor returns the values the analysed code passes for parameter p at
+// the static calls of its function.
+func (a *pkgAnalysis) argsFor(p *ssa.Parameter) []ssa.Value {
+	fn := p.Parent()
+	i := slices.Index(fn.Params, p)
+	if i < 0 || fn.Parent() != nil {
+		return nil
+	}
+	if a.staticCalls == nil {
+		a.staticCalls = map[*ssa.Function][]ssa.CallInstruction{}
+		for _, f := range a.funcs {
+			for _, b := range f.Blocks {
+				for _, in := range b.Instrs {
+					if ci, ok := in.(ssa.CallInstruction); ok {
+						if sc := ci.Common().StaticCallee(); sc != nil {
+							a.staticCalls[sc] = append(a.staticCalls[sc], ci)
+						}
+					}
+				}
+			}
+		}
+	}
+	var out []ssa.Value
+	for _, ci := range a.staticCalls[fn] {
+		if args := ci.Common().Args; i < len(args) {
+			out = append(out, args[i])
+		}
 	}
 	return out
 }

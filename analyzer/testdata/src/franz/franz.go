@@ -206,3 +206,33 @@ func autoCommitIdempotent(ctx context.Context, db *sql.DB) error {
 		}
 	}
 }
+
+// The client made in one place (main) and handed to the consumer's
+// constructor: traced through the parameter to the call that made it.
+type runner struct {
+	kc *kgo.Client
+	db *sql.DB
+}
+
+func newRunner(kc *kgo.Client, db *sql.DB) *runner { return &runner{kc: kc, db: db} }
+
+func startRunner(ctx context.Context, db *sql.DB) error {
+	kc, err := kgo.NewClient(kgo.ConsumerGroup("points"), kgo.ConsumeTopics("orders"))
+	if err != nil {
+		return err
+	}
+	newRunner(kc, db).run(ctx)
+	return nil
+}
+
+func (r *runner) run(ctx context.Context) {
+	for ctx.Err() == nil {
+		fetches := r.kc.PollFetches(ctx) // want `auto-ack consumer kgo.Client.PollFetches \(commits by itself\) acks each message before handler runner.run performs .*IDEM007`
+		iter := fetches.RecordIter()
+		for !iter.Done() {
+			rec := iter.Next()
+			o, _ := shop.Decode(rec.Value)
+			shop.AddPoints(ctx, r.db, o.User, o.Qty) // want `IDEM001`
+		}
+	}
+}
