@@ -550,9 +550,12 @@ var sqlRules = concat(
 				sql(t+"MustExecContext", SQLExec, "query"),
 				sql(t+"NamedQuery", SQLQuery, "query"),
 				sql(t+"QueryRowx", SQLQuery, "query"),
-				sql(t+"QueryRowxContext", SQLQuery, "query"))
+				sql(t+"QueryRowxContext", SQLQuery, "query"),
+				sql(t+"Queryx", SQLQuery, "query"),
+				sql(t+"QueryxContext", SQLQuery, "query"))
 		}
 		return append(out,
+			sql("(github.com/jmoiron/sqlx.DB).NamedQueryContext", SQLQuery, "query"),
 			sql("github.com/jmoiron/sqlx.NamedExec", SQLExec, "query"),
 			sql("github.com/jmoiron/sqlx.NamedExecContext", SQLExec, "query"),
 			Rule{Name: "(github.com/jmoiron/sqlx.Row).Scan", Role: Scan})

@@ -86,6 +86,21 @@ func sqlxPromoted(ctx context.Context, db *sqlx.DB, d amqp.Delivery) error {
 	return err
 }
 
+// An INSERT … RETURNING run as a named query writes like any insert; a
+// SELECT through Queryx reads.
+func sqlxNamedQuery(ctx context.Context, db *sqlx.DB, d amqp.Delivery) error {
+	rows, err := db.NamedQueryContext(ctx, `INSERT INTO ledger (event_id, user_id, points) VALUES (:event_id, :user, :points) RETURNING id`, map[string]any{"event_id": d.MessageId}) // want `effect sqlx.DB.NamedQueryContext "INSERT INTO ledger`
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	sel, err := db.QueryxContext(ctx, `SELECT points FROM users WHERE id = $1`, d.UserId)
+	if err != nil {
+		return err
+	}
+	return sel.Close()
+}
+
 func sqlxGuarded(ctx context.Context, db *sqlx.DB, d amqp.Delivery) error {
 	tx, err := db.BeginTxx(ctx, nil)
 	if err != nil {
