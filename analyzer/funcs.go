@@ -1665,6 +1665,26 @@ func dupName(name string) bool {
 
 // topRoot reports whether s is a handler that reports its own effects: a
 // root not merely dispatched to from another function of the package.
+// unreported reports whether s is a handler called directly, but by a
+// caller that is no handler (a loop over a source idemlint does not know,
+// such as an instrumentation wrapper's ReadMessage): its callers do not
+// report its effects, so it does.
+func (a *pkgAnalysis) unreported(s *summary) bool {
+	if !s.root || !s.param {
+		return false
+	}
+	u := a.uses[s.fn]
+	if u == nil {
+		return false
+	}
+	for _, ci := range u.calls {
+		if caller := ci.Parent(); caller != nil && caller != s.fn && !a.summary(caller).root {
+			return true
+		}
+	}
+	return false
+}
+
 func (a *pkgAnalysis) topRoot(s *summary) bool {
 	if !s.root {
 		return false

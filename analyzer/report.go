@@ -83,7 +83,7 @@ func (a *pkgAnalysis) check(fn *ssa.Function) {
 		return
 	}
 	name := handlerName(fn)
-	if a.topRoot(s) {
+	if a.topRoot(s) || a.unreported(s) {
 		inScope := a.scope(s)
 		for _, o := range s.occs {
 			if !inScope[o.instr] {

@@ -1,5 +1,6 @@
-// Package kafkago: segmentio/kafka-go readers.
-package kafkago
+package kafkago // want package:"idemfacts"
+
+// segmentio/kafka-go readers.
 
 import (
 	"context"
@@ -163,4 +164,22 @@ func (b *broker) run(ctx context.Context, db *sql.DB) {
 			shop.AddPoints(ctx, db, o.User, o.Qty)
 		}(m)
 	}
+}
+
+// A loop over messages from a source idemlint does not know (a func value
+// here, an instrumentation wrapper's reader in real code) calls a handler
+// of one message: no handler above it reports its effect, so it does.
+func pump(ctx context.Context, db *sql.DB, next func(context.Context) (kafka.Message, error)) { // want pump:`effects\(kafkago.handleOne → shop.AddPoints .*\)`
+	for ctx.Err() == nil {
+		m, err := next(ctx)
+		if err != nil {
+			continue
+		}
+		handleOne(ctx, db, &m)
+	}
+}
+
+func handleOne(ctx context.Context, db *sql.DB, m *kafka.Message) { // want handleOne:`effects\(shop.AddPoints .*\)`
+	o, _ := shop.Decode(m.Value)
+	shop.AddPoints(ctx, db, o.User, o.Qty) // want `IDEM001`
 }
