@@ -185,9 +185,15 @@
 // fail with "no package vetx file". The standalone mode type-checks from
 // source and is not affected.
 //
-// A kafka-go reader that cannot be traced to NewReader counts as grouped;
-// franz-go and confluent consumers that cannot be traced to their
-// constructor count as committing explicitly. A dedup key that cannot be
+// A consumer is traced to its constructor through local variables, the
+// struct fields the program stores it in and the parameters its callers
+// pass it as (a client made in main and handed to a Runner). A kafka-go
+// reader that cannot be traced to NewReader counts as grouped; franz-go and
+// confluent consumers that cannot be traced to their constructor count as
+// committing explicitly. A handler of one message called only from
+// functions that are no handlers (a loop over a source the catalog does not
+// know, such as an instrumentation wrapper's reader) reports its own
+// effects; called from handlers, it leaves them to them. A dedup key that cannot be
 // followed counts as depending on the message. A closure called through a
 // func value (a callback handed to a writer or a retry helper) is judged
 // where it is made. A queue the program implements itself is found only by
