@@ -24,14 +24,6 @@ func (a *pkgAnalysis) visitCall(s *summary, ci ssa.CallInstruction) {
 	guardedArgs := map[int]bool{}
 	handled := false
 	before := s.nwrites
-	defer func() {
-		if s.nwrites > before {
-			if s.wroteAt == nil {
-				s.wroteAt = map[ssa.Instruction]bool{}
-			}
-			s.wroteAt[ci] = true
-		}
-	}()
 	if fn != nil {
 		for _, r := range a.rulesOf(fn) {
 			switch r.Role {
@@ -56,6 +48,12 @@ func (a *pkgAnalysis) visitCall(s *summary, ci ssa.CallInstruction) {
 		}
 	}
 	a.visitFuncArgs(s, ci, args, guardedArgs)
+	if s.nwrites > before {
+		if s.wroteAt == nil {
+			s.wroteAt = map[ssa.Instruction]bool{}
+		}
+		s.wroteAt[ci] = true
+	}
 }
 
 // visitFuncArgs handles functions passed as arguments: a closure is judged
@@ -388,17 +386,12 @@ func returns(f *ssa.Function, ci ssa.CallInstruction) bool {
 	if !ok {
 		return false
 	}
-	for _, b := range f.Blocks {
-		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
-			for _, r := range ret.Results {
-				r = peel(r)
-				if ex, ok := r.(*ssa.Extract); ok {
-					r = ex.Tuple
-				}
-				if r == call {
-					return true
-				}
-			}
+	if returnedAs(f, call) >= 0 {
+		return true
+	}
+	for _, r := range *call.Referrers() {
+		if ex, ok := r.(*ssa.Extract); ok && returnedAs(f, ex) >= 0 {
+			return true
 		}
 	}
 	return false
@@ -1284,29 +1277,16 @@ func (a *pkgAnalysis) constructorsDepth(v ssa.Value, name string, depth int) []*
 }
 
 // argsFor returns the values the analysed code passes for parameter p at
-// the static calls of its function.
+// the static calls of its function (countUses' index).
 func (a *pkgAnalysis) argsFor(p *ssa.Parameter) []ssa.Value {
 	fn := p.Parent()
 	i := slices.Index(fn.Params, p)
-	if i < 0 || fn.Parent() != nil {
+	u := a.uses[fn]
+	if i < 0 || fn.Parent() != nil || u == nil {
 		return nil
 	}
-	if a.staticCalls == nil {
-		a.staticCalls = map[*ssa.Function][]ssa.CallInstruction{}
-		for _, f := range a.funcs {
-			for _, b := range f.Blocks {
-				for _, in := range b.Instrs {
-					if ci, ok := in.(ssa.CallInstruction); ok {
-						if sc := ci.Common().StaticCallee(); sc != nil {
-							a.staticCalls[sc] = append(a.staticCalls[sc], ci)
-						}
-					}
-				}
-			}
-		}
-	}
 	var out []ssa.Value
-	for _, ci := range a.staticCalls[fn] {
+	for _, ci := range u.calls {
 		if args := ci.Common().Args; i < len(args) {
 			out = append(out, args[i])
 		}

@@ -58,17 +58,15 @@ type pkgAnalysis struct {
 	// their results (true, or a nil error).
 	resultAck map[*ssa.Function]resultAck
 	funcs     []*ssa.Function
-	// staticCalls indexes the static calls of funcs by callee (argsFor).
-	staticCalls map[*ssa.Function][]ssa.CallInstruction
-	sums        map[*ssa.Function]*summary
-	globals     map[*ssa.Global][]ssa.Value
-	uses        map[*ssa.Function]*funcUses
-	files       map[string]*token.File
-	seen        map[string]bool // reported diagnostics: pos + code
-	impls       map[*types.Func][]implEffect
-	fields      map[string][]ssa.Value
-	stmts       map[string][]ssa.Value // prepared statements kept in fields (stmtFields)
-	fresh       map[*types.Func]string // freshFunc's answers
+	sums      map[*ssa.Function]*summary
+	globals   map[*ssa.Global][]ssa.Value
+	uses      map[*ssa.Function]*funcUses
+	files     map[string]*token.File
+	seen      map[string]bool // reported diagnostics: pos + code
+	impls     map[*types.Func][]implEffect
+	fields    map[string][]ssa.Value
+	stmts     map[string][]ssa.Value // prepared statements kept in fields (stmtFields)
+	fresh     map[*types.Func]string // freshFunc's answers
 }
 
 // local reports whether p's functions are analysed here (their summaries

@@ -82,10 +82,7 @@ func (a *pkgAnalysis) handedWork(in ssa.Instruction) (*occ, *ssa.Function) {
 		return nil, nil
 	}
 	for _, x := range ci.Common().Args {
-		if mc, ok := x.(*ssa.MakeClosure); ok {
-			x = mc.Fn
-		}
-		if f, ok := x.(*ssa.Function); ok && f.Blocks != nil {
+		if f := funcValue(x); f != nil && f.Blocks != nil {
 			if cs := a.summary(f); cs.root {
 				if w := cs.firstLoss(); w != nil {
 					return w, f
