@@ -536,9 +536,27 @@ func (a *pkgAnalysis) visitInvoke(s *summary, ci ssa.CallInstruction, fn *types.
 			return
 		}
 	}
+	if a.rpcStub(fn) {
+		if !a.cat.ReadName(fn.Name()) {
+			a.addEffect(s, ci, shortFunc(fn)+" (remote call)", knowledge.RPC, recv)
+		}
+		return
+	}
 	if a.cfg.verbs && writeVerb(fn.Name()) && fn.Pkg() != nil && !stdPath(fn.Pkg().Path()) {
 		a.addEffect(s, ci, shortFunc(fn)+" (interface method named like a write)", knowledge.Custom, recv)
 	}
+}
+
+// rpcStub reports whether fn is a method of a generated RPC client: its
+// last parameter is variadic of the catalog's call options
+// (...grpc.CallOption).
+func (a *pkgAnalysis) rpcStub(fn *types.Func) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || !sig.Variadic() {
+		return false
+	}
+	last, ok := sig.Params().At(sig.Params().Len() - 1).Type().(*types.Slice)
+	return ok && a.cat.RPCOption(last.Elem())
 }
 
 // noteUniqueTest notices tests of an error for a unique violation.
@@ -893,6 +911,15 @@ func (a *pkgAnalysis) effectRule(s *summary, ci ssa.CallInstruction, r bound, re
 		}
 	case knowledge.HTTPPost:
 		a.addEffect(s, ci, describeCall(cc), knowledge.HTTP, recv)
+	case knowledge.RPCMethod:
+		full, ok := constString(arg(args, r.arg))
+		if !ok {
+			a.addEffect(s, ci, describeCall(cc)+" (method not constant)", knowledge.RPC, recv)
+			return
+		}
+		if method := full[strings.LastIndex(full, "/")+1:]; !a.cat.ReadName(method) {
+			a.addEffect(s, ci, describeCall(cc)+" "+full, knowledge.RPC, recv)
+		}
 	case knowledge.RedisCommand:
 		name, ok := constString(arg(args, r.arg))
 		if !ok {

@@ -44,7 +44,10 @@
 // taken as a non-idempotent write, a Query of unknown text as a read. Also gorm
 // creates and accumulating updates, go-redis INCR*, HINCRBY, ZINCRBY, LPUSH,
 // RPUSH, APPEND …, MongoDB inserts and $inc/$push updates, HTTP POST
-// and PATCH without an Idempotency-Key header, net/smtp, functions marked
+// and PATCH without an Idempotency-Key header, gRPC calls (grpc's Invoke,
+// or a generated client's method — last parameter ...grpc.CallOption —
+// whose implementation the program does not have) unless the remote
+// method's name reads like a read (Get, List, Find, Check …), net/smtp, functions marked
 // //idem:effect or named with -effects, and with -publish publishing to a
 // broker (an XADD to a Redis stream is publishing). Interfaces shaped like database/sql's (sqlc's DBTX) count as SQL.
 // A call through any other interface is followed to the implementations

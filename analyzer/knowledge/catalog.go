@@ -421,6 +421,24 @@ func (c *Catalog) SQLShape(name string) (m Mode, ok bool) {
 	return m, ok
 }
 
+// RPCOption reports whether t is the type of a generated RPC client's
+// call options (grpc.CallOption).
+func (c *Catalog) RPCOption(t types.Type) bool {
+	return slices.Contains(c.base.RPCOptions, QualifiedType(t))
+}
+
+// ReadName reports whether a remote method's name (GetBalance,
+// ListOrders) says it only reads: a read verb followed by the end of the
+// name or an upper-case letter.
+func (c *Catalog) ReadName(name string) bool {
+	for _, v := range c.base.ReadVerbs {
+		if rest, ok := strings.CutPrefix(name, v); ok && (rest == "" || rest[0] >= 'A' && rest[0] <= 'Z') {
+			return true
+		}
+	}
+	return false
+}
+
 // PublishTable reports whether a table (schema.name) is an outbox or a
 // queue by its name.
 func (c *Catalog) PublishTable(table string) bool {

@@ -62,7 +62,7 @@ var base = Base{
 		{Type: "github.com/slack-go/slack/socketmode.Event", Client: "slack socket mode"},
 	},
 
-	Rules: concat(brokers, redis, sqlRules, httpRules, notifyRules, idemRules, stdRules, telemetry),
+	Rules: concat(brokers, redis, sqlRules, httpRules, rpcRules, notifyRules, idemRules, stdRules, telemetry),
 
 	Types: []Type{
 		{"database/sql.Tx", TxType}, {"{pgx}.Tx", TxType}, {"github.com/jmoiron/sqlx.Tx", TxType},
@@ -115,6 +115,11 @@ var base = Base{
 		"ExecContext": SQLExec, "QueryContext": SQLQuery, "QueryRowContext": SQLQuery,
 		"Exec": SQLExec, "Query": SQLQuery, "QueryRow": SQLQuery,
 	},
+	// gRPC: a generated client's methods end in ...grpc.CallOption; a name
+	// read with ReadVerbs tells a read from a write.
+	RPCOptions: []string{"google.golang.org/grpc.CallOption"},
+	ReadVerbs: []string{"Get", "List", "Find", "Search", "Query", "Describe", "Fetch", "Read", "Count", "Exists",
+		"Lookup", "Check", "Validate", "Verify", "Watch", "Is", "Has", "Ping", "Health", "Estimate", "Preview", "Calculate"},
 	// The commands behind go-redis's effect methods, for clients that name
 	// the command by a string.
 	RedisCommands: RedisCommands{
@@ -608,6 +613,13 @@ var sqlRules = concat(
 	// --- pop (gobuffalo): Create inserts; Update and Destroy set and remove.
 	effects(SQL, "github.com/gobuffalo/pop/v6.Connection", "Create", "ValidateAndCreate"),
 )
+
+// gRPC: a unary call; generated clients call Invoke with a constant full
+// method name ("/wallet.v1.Wallet/Credit").
+var rpcRules = []Rule{
+	{Name: "(google.golang.org/grpc.ClientConn).Invoke", Role: Effect, Kind: RPC, Mode: RPCMethod, Arg: "method"},
+	{Name: "(google.golang.org/grpc.ClientConnInterface).Invoke", Role: Effect, Kind: RPC, Mode: RPCMethod, Arg: "method"},
+}
 
 var httpRules = []Rule{
 	{Name: "(net/http.Client).Do", Role: Effect, Kind: HTTP, Mode: HTTPDo, Arg: "req"},

@@ -114,6 +114,7 @@ const (
 	HTTPDo                   // request in Arg: POST/PATCH without an Idempotency-Key header
 	HTTPPost                 // a POST with no way to set a header
 	RedisCommand             // a Redis command named by the string in Arg (redigo's Do): classified by RedisCommands
+	RPCMethod                // a remote call to the full method in Arg ("/pkg.Service/Method"): an effect unless its name reads like a read (ReadVerbs)
 )
 
 // Kind is the class of an effect, used in messages and to decide whether an
@@ -129,6 +130,7 @@ const (
 	SMTP
 	PublishKind
 	Custom
+	RPC
 )
 
 // String describes the kind for messages.
@@ -146,6 +148,8 @@ func (k Kind) String() string {
 		return "email"
 	case PublishKind:
 		return "publish"
+	case RPC:
+		return "RPC call"
 	}
 	return "effect"
 }
@@ -288,6 +292,14 @@ type Base struct {
 	// database/sql's or pgx's (sqlc's DBTX): ctx, a query string, variadic
 	// arguments. A call of one runs that SQL; the Mode says how it is read.
 	SQLShapes map[string]Mode
+	// RPCOptions: the types of a generated RPC client's trailing variadic
+	// options (grpc.CallOption). A call of an interface method whose last
+	// parameter is ...T, with no implementation in the program (a client
+	// generated into a dependency), calls the remote method of its name.
+	RPCOptions []string
+	// ReadVerbs: name prefixes of remote methods that only read (GetUser,
+	// ListOrders); another remote method is an effect.
+	ReadVerbs []string
 }
 
 // RedisCommands classifies Redis commands by name.

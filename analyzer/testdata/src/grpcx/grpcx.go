@@ -1,7 +1,8 @@
-// Package grpcx: calls to other services over gRPC from handlers. Needs
-// engine support (not in the test lists, no catalog entry): an Invoke is
-// an effect unless its method name reads like a read (Get, List, …), a
-// mode the catalog cannot express yet.
+// Package grpcx: calls to other services over gRPC from handlers. An
+// Invoke is an effect unless its method name reads like a read (Get,
+// List, …); so is a generated client's method (its last parameter
+// ...grpc.CallOption), by its own name when its implementation is not in
+// the program.
 package grpcx
 
 import (
@@ -10,6 +11,8 @@ import (
 	"github.com/hibiken/asynq"
 	"google.golang.org/grpc"
 
+	"grpcx/loyaltypb"
+	"grpcx/walletpb"
 	"shop"
 )
 
@@ -53,4 +56,30 @@ func guarded(db shop.DBTX, cc grpc.ClientConnInterface) asynq.HandlerFunc {
 		}
 		return cc.Invoke(ctx, "/wallet.v1.Wallet/Credit", &Req{User: o.User}, &Resp{})
 	}
+}
+
+// Services holds generated clients: one generated into this program
+// (walletpb, its implementation calls Invoke), one whose implementation
+// the program does not have (loyaltypb, a client from a dependency).
+type Services struct {
+	Wallet  walletpb.WalletClient
+	Loyalty loyaltypb.PointsClient
+}
+
+func (v *Services) ProcessTask(ctx context.Context, t *asynq.Task) error {
+	o, err := shop.Decode(t.Payload())
+	if err != nil {
+		return nil
+	}
+	if _, err := v.Wallet.GetBalance(ctx, &walletpb.Req{User: o.User}); err != nil { // a read
+		return err
+	}
+	if _, err := v.Loyalty.ListAwards(ctx, &loyaltypb.Req{User: o.User}); err != nil { // a read
+		return err
+	}
+	if _, err := v.Wallet.Credit(ctx, &walletpb.Req{User: o.User}); err != nil { // want `walletpb.WalletClient.Credit .*/wallet.v1.Wallet/Credit.* in handler Services.ProcessTask is not guarded by a dedup check`
+		return err
+	}
+	_, err = v.Loyalty.AddPoints(ctx, &loyaltypb.Req{User: o.User}) // want `effect loyaltypb.PointsClient.AddPoints \(remote call\) in handler Services.ProcessTask is not guarded`
+	return err
 }
