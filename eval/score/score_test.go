@@ -291,7 +291,7 @@ func TestList(t *testing.T) {
 // (dev, the former test set, and the fresh held-out set).
 func TestSets(t *testing.T) {
 	mods := map[string]string{}
-	for _, name := range []string{"dev", "test", "fresh", "fresh2", "fresh3"} {
+	for _, name := range []string{"dev", "test", "fresh", "fresh2", "fresh3", "fresh4"} {
 		file := filepath.Join("..", name+".yaml")
 		if _, err := os.Stat(file); os.IsNotExist(err) {
 			continue
