@@ -260,6 +260,7 @@ func (a *pkgAnalysis) visitLocal(s *summary, ci ssa.CallInstruction, f *ssa.Func
 	if len(cs.wroteAt) > 0 {
 		s.nwrites++ // a Redis SET in f, or a call of a function that makes one
 	}
+	s.sends = s.sends || cs.sends
 	if cs.row != nil {
 		a.addStateCheck(s, ci, cs.row, args, via)
 	}
@@ -611,6 +612,7 @@ func (a *pkgAnalysis) visitRule(s *summary, ci ssa.CallInstruction, r bound, rec
 	case knowledge.Effect:
 		a.effectRule(s, ci, r, recv, args)
 	case knowledge.Publish:
+		s.sends = true
 		if a.cfg.publish {
 			a.addEffect(s, ci, describeCall(ci.Common()), knowledge.PublishKind, recv)
 		}
@@ -815,6 +817,7 @@ func (a *pkgAnalysis) effectRule(s *summary, ci ssa.CallInstruction, r bound, re
 	cc := ci.Common()
 	if a.queuePkgs[pkgOf(s.fn)] {
 		// The program's own queue storing an item: publishing.
+		s.sends = true
 		if a.cfg.publish {
 			a.addEffect(s, ci, describeCall(cc), knowledge.PublishKind, recv)
 		}
@@ -860,6 +863,11 @@ func (a *pkgAnalysis) effectRule(s *summary, ci ssa.CallInstruction, r bound, re
 			return
 		}
 		cls := mergeTexts(texts)
+		if r.Mode == knowledge.SQLExec && cls.Function != "" && !cls.Write {
+			// A SELECT executed, its rows thrown away: it runs a stored
+			// function for what the function does.
+			cls.Write, cls.Idempotent, cls.Reason = true, false, "runs stored function "+cls.Function
+		}
 		var keyArgs ssa.Value
 		if r.arg >= 0 && r.arg+1 < len(args) {
 			keyArgs = args[len(args)-1]
@@ -929,8 +937,11 @@ func (a *pkgAnalysis) effectRule(s *summary, ci ssa.CallInstruction, r bound, re
 		switch effect, publish := a.cat.RedisCommand(name); {
 		case effect:
 			a.addEffect(s, ci, desc, knowledge.Redis, recv)
-		case publish && a.cfg.publish:
-			a.addEffect(s, ci, desc, knowledge.PublishKind, recv)
+		case publish:
+			s.sends = true
+			if a.cfg.publish {
+				a.addEffect(s, ci, desc, knowledge.PublishKind, recv)
+			}
 		}
 	}
 }
@@ -945,6 +956,7 @@ func (a *pkgAnalysis) sqlStatement(s *summary, ci ssa.CallInstruction, r bound, 
 	if cls.Effect() && cls.Insert && a.cat.PublishTable(cls.Table) {
 		// An insert into an outbox or a queue table publishes a message, as
 		// a broker's producer does: an effect only with -publish.
+		s.sends = true
 		if a.cfg.publish {
 			a.addEffect(s, ci, desc, knowledge.PublishKind, recv)
 		}

@@ -41,7 +41,9 @@
 // formats, package variables, struct fields the package sets, functions from
 // one string to a string such as a dialect's Rebind, a helper's parameter
 // given a constant by its caller); an Exec whose text is not constant is
-// taken as a non-idempotent write, a Query of unknown text as a read. Also gorm
+// taken as a non-idempotent write, a Query of unknown text as a read; an
+// Exec of a SELECT that calls a function (SELECT sda.set_verified($1)) runs
+// a stored function for its effects and is taken as a write. Also gorm
 // creates and accumulating updates, go-redis INCR*, HINCRBY, ZINCRBY, LPUSH,
 // RPUSH, APPEND …, MongoDB inserts and $inc/$push updates, HTTP POST
 // and PATCH without an Idempotency-Key header, gRPC calls (grpc's Invoke,
@@ -215,7 +217,11 @@
 // generated from that documentation, and each finding's URL points to its
 // page. IDEM000 reports a malformed //idem: directive; IDEM001 an effect
 // with no dedup check guarding it; IDEM002 an ack before the effect;
-// IDEM003 an ack on a failure path; IDEM004 a dedup check whose result
+// IDEM003 an ack on a failure path (a failure whose error is handed on to
+// a handler of failures — an error reporter, a function of the program
+// that marks the job failed — is handled on purpose, in whole-program mode;
+// a handler registered with dp-kafka's RegisterHandler is committed
+// whatever it returns, so any failure it returns is lost); IDEM004 a dedup check whose result
 // decides nothing; IDEM005 (with -strict) check-then-act dedup; IDEM006 a
 // dedup record and its effect in different transactions; IDEM007 an
 // auto-ack consumer with effects.

@@ -257,6 +257,10 @@ type summary struct {
 	drops      []ssa.CallInstruction      // naks without requeue in a program that declares no dead-letter exchange
 	row        *stateFact                 // the function returns a looked-up row
 	redisMarks int
+	// sends: the function publishes a message, here or in a callee (an
+	// effect only with -publish): a step whose failure is no poison
+	// message.
+	sends bool
 	// nwrites counts the writes recorded, idempotent or not (SQL and ORM
 	// writes of a known table, Redis SETs, calls of functions that write);
 	// wroteAt holds the calls that made it grow: where the message's writes
@@ -633,7 +637,9 @@ func (a *pkgAnalysis) analyse(s *summary) {
 			if ci, ok := a.respError(testedErr(in.Cond)); ok {
 				d.what = describeCall(ci.Common())
 			}
-			s.failures = append(s.failures, d)
+			if !a.handedOn(s, d) {
+				s.failures = append(s.failures, d)
+			}
 		}
 	}
 	// Unique inserts that decide nothing stay effects; those that decide
@@ -1029,12 +1035,12 @@ func (a *pkgAnalysis) failingCall(v ssa.Value, depth int) bool {
 			}
 		}
 		// A function of this package that performs no effect, writes
-		// nothing (not even idempotently), checks no key and acks nothing
+		// nothing (not even idempotently), publishes nothing, checks no key and acks nothing
 		// decodes, validates or reads: its failure is a poison message, not
 		// a lost effect.
 		if f := callee(x.Common()); f != nil {
 			if sf := a.prog.FuncValue(f); sf != nil && a.local(sf.Pkg) && sf.Blocks != nil {
-				if cs := a.summary(sf); len(cs.occs) == 0 && len(cs.checks) == 0 && len(cs.acks) == 0 && len(cs.writes) == 0 {
+				if cs := a.summary(sf); len(cs.occs) == 0 && len(cs.checks) == 0 && len(cs.acks) == 0 && len(cs.writes) == 0 && !cs.sends {
 					return false
 				}
 			}

@@ -15,15 +15,18 @@ var doc003 = CodeDoc{
 	Title: "ack on a failure path",
 	Text: `The message is acked on a failure path — after the effect or a processing
 step failed, in a deferred ack, or by returning success from a handler
-acked by its return (asynq, watermill, RocketMQ): the error is swallowed
-and the message lost. Where acks are offsets (Kafka), going on to the next
+acked by its return (asynq, watermill, RocketMQ), or by returning at all
+from a handler whose consumer commits whatever it returns (dp-kafka's
+registered handlers): the error is swallowed and the message lost. Where acks are offsets (Kafka), going on to the next
 message after a failure without a nak, a dead-letter publish or a return
 loses the failed message too: the next message's ack commits its offset;
 so does a handler of one such message that returns nothing (its caller
 cannot stop) and returns after a failure without committing. A RabbitMQ
 reject or nak without requeue after a failure drops the message when the
 program declares no dead-letter exchange (whole-program mode). Acking a
-message that cannot be decoded, or a duplicate, is not a failure.
+message that cannot be decoded, or a duplicate, is not a failure; nor is
+acking one whose error was handed on to a handler of failures (an error
+reporter, a function that marks the job failed; whole-program mode).
 `,
 	Bad: `defer m.Ack()
 if err := apply(ctx, m); err != nil {
@@ -95,7 +98,11 @@ func (a *pkgAnalysis) checkFailureAcks(s *summary, name string) {
 				continue
 			}
 			if f := s.failureBefore(b); f != nil {
-				a.report(IDEM003, r.Pos(), name, f.blk.Instrs[len(f.blk.Instrs)-1].Pos(), "the failure", "handler %s returns %s when %s fails, and its dispatcher acks on that: the message is lost", name, ra, f.what)
+				if ra.always {
+					a.report(IDEM003, r.Pos(), name, f.blk.Instrs[len(f.blk.Instrs)-1].Pos(), "the failure", "handler %s returns when %s fails, and its consumer commits the message whatever the handler returns: the message is lost", name, f.what)
+				} else {
+					a.report(IDEM003, r.Pos(), name, f.blk.Instrs[len(f.blk.Instrs)-1].Pos(), "the failure", "handler %s returns %s when %s fails, and its dispatcher acks on that: the message is lost", name, ra, f.what)
+				}
 			}
 			continue
 		}

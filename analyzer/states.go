@@ -33,7 +33,8 @@ import (
 // reaches no effect and the other does, and the function (or one it calls)
 // writes that table: an UPDATE whose SET names the compared field's column
 // (Status and status, ProcessedAt and processed_at), or for a row compared
-// with nil (found: skip) an INSERT into it. A state compared but never
+// with nil (found: skip), or its error with a no-rows sentinel (err ==
+// sql.ErrNoRows: not found, insert), an INSERT into it. A state compared but never
 // written (an order's owner, a cancelled flag) is validation, not a dedup.
 
 // stateFact: the function returns, in result Result, a row read from Table
@@ -100,6 +101,12 @@ func (a *pkgAnalysis) addStateCheck(s *summary, ci ssa.CallInstruction, f *state
 	s.checks = append(s.checks, c)
 	s.values[row] = &dval{chk: c, kind: vState}
 	s.stateValues(c, row, 0)
+	// Its error compared with a no-rows sentinel (err == sql.ErrNoRows: not
+	// found, go on) tells what the row compared with nil does; compared
+	// with nil it tells nothing (a failure, or a row whose state decides).
+	if e := errResult(call); e != nil && s.values[e] == nil {
+		s.values[e] = &dval{chk: c, kind: vErr, s: implFresh, sentinel: knowledge.NoRows}
+	}
 }
 
 // stateValues marks the loads of a row's fields (through a pointer or of a
@@ -237,18 +244,40 @@ func (a *pkgAnalysis) inferState(s *summary) {
 			continue
 		}
 		for i, v := range r.Results {
-			v = peel(v)
-			if ld, ok := v.(*ssa.UnOp); ok && ld.Op == token.MUL {
-				v = ld.X
-			}
-			for _, c := range s.checks {
-				if c.kind == ckLookup && c.table != "" && containsValue(c.bases, v) {
-					s.row = &stateFact{Result: i, Table: c.table, KeyParam: paramIndex(s.fn, c.key)}
-					return
+			for _, v := range returnedValues(v) {
+				for _, c := range s.checks {
+					if c.kind == ckLookup && c.table != "" && containsValue(c.bases, v) {
+						s.row = &stateFact{Result: i, Table: c.table, KeyParam: paramIndex(s.fn, c.key)}
+						return
+					}
 				}
 			}
 		}
 	}
+}
+
+// returnedValues returns what a return's result v may be: v, the
+// variable it loads, and, in a function with defers (whose results go
+// through a slot), the values stored into that slot.
+func returnedValues(v ssa.Value) []ssa.Value {
+	v = peel(v)
+	ld, ok := v.(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return []ssa.Value{v}
+	}
+	out := []ssa.Value{ld.X}
+	if al, ok := ld.X.(*ssa.Alloc); ok {
+		for _, r := range *al.Referrers() {
+			if st, ok := r.(*ssa.Store); ok && st.Addr == al {
+				x := peel(st.Val)
+				if l, ok := x.(*ssa.UnOp); ok && l.Op == token.MUL {
+					x = l.X
+				}
+				out = append(out, x)
+			}
+		}
+	}
+	return out
 }
 
 func containsValue(vs []ssa.Value, v ssa.Value) bool {

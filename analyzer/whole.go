@@ -480,10 +480,11 @@ func (a *pkgAnalysis) findHandlers() {
 					}
 					for _, h := range a.handlerValues(arg(args, r.arg)) {
 						a.registered[h] = true
-						// A framework acks what its handler returns nil for.
+						// A framework acks what its handler returns nil for
+						// (or, for some, whatever it returns).
 						if res := h.Signature.Results(); res.Len() > 0 && isError(res.At(res.Len()-1).Type()) {
-							if _, ok := a.resultAck[h]; !ok {
-								a.resultAck[h] = resultAck{index: res.Len() - 1, isErr: true}
+							if _, ok := a.resultAck[h]; !ok || r.CommitsAlways {
+								a.resultAck[h] = resultAck{index: res.Len() - 1, isErr: true, always: r.CommitsAlways}
 							}
 						}
 					}
@@ -557,10 +558,16 @@ type resultAck struct {
 	index int
 	isErr bool
 	value bool // for a bool: the value that acks
+	// always: the dispatcher acks whatever the handler returns (dp-kafka
+	// commits a registered handler's message even after an error).
+	always bool
 }
 
 // acks reports whether v, returned as the result, makes the dispatcher ack.
 func (r resultAck) acks(v ssa.Value) bool {
+	if r.always {
+		return true
+	}
 	if r.isErr {
 		return isNilConst(v)
 	}

@@ -19,6 +19,8 @@ var paths = map[string][]string{
 	"gomicro":   {"go-micro.dev/v4", "go-micro.dev/v5"},
 	"machinery": {"github.com/RichardKnop/machinery/v2", "github.com/RichardKnop/machinery/v1"},
 	"gomail":    {"gopkg.in/gomail.v2", "github.com/go-gomail/gomail"},
+	"dpkafka":   {"github.com/ONSdigital/dp-kafka/v5", "github.com/ONSdigital/dp-kafka/v4", "github.com/ONSdigital/dp-kafka/v3"},
+	"dpkafkaif": {"github.com/ONSdigital/dp-kafka/v5/interfaces", "github.com/ONSdigital/dp-kafka/v4/interfaces", "github.com/ONSdigital/dp-kafka/v3/interfaces"},
 	"esutil":    {"github.com/elastic/go-elasticsearch/v8/esutil", "github.com/elastic/go-elasticsearch/v7/esutil", "github.com/elastic/go-elasticsearch/v9/esutil"},
 }
 
@@ -29,6 +31,11 @@ var base = Base{
 		{Type: "github.com/segmentio/kafka-go.Message", Client: "kafka-go", Offsets: true},
 		{Type: "github.com/twmb/franz-go/pkg/kgo.Record", Client: "franz-go", Offsets: true},
 		{Type: "{confluent}.Message", Client: "confluent-kafka-go", Offsets: true},
+		// dp-kafka (the UK Office for National Statistics' sarama wrapper):
+		// v2 hands messages on a channel, v3 on also to registered handlers.
+		{Type: "github.com/ONSdigital/dp-kafka/v2.Message", Client: "dp-kafka", Offsets: true},
+		{Type: "{dpkafka}.Message", Client: "dp-kafka", Offsets: true},
+		{Type: "{dpkafkaif}.Message", Client: "dp-kafka", Offsets: true},
 		{Type: "github.com/nats-io/nats.go.Msg", Client: "nats"},
 		{Type: "github.com/nats-io/nats.go/jetstream.Msg", Client: "jetstream"},
 		{Type: "github.com/ThreeDotsLabs/watermill/message.Message", Client: "watermill", ReturnAck: true},
@@ -114,6 +121,7 @@ var base = Base{
 	SQLShapes: map[string]Mode{
 		"ExecContext": SQLExec, "QueryContext": SQLQuery, "QueryRowContext": SQLQuery,
 		"Exec": SQLExec, "Query": SQLQuery, "QueryRow": SQLQuery,
+		"QueryxContext": SQLQuery, "QueryRowxContext": SQLQuery, // sqlx-shaped
 	},
 	// gRPC: a generated client's methods end in ...grpc.CallOption; a name
 	// read with ReadVerbs tells a read from a write.
@@ -282,6 +290,25 @@ var brokers = concat(
 		{Name: "(cloud.google.com/go/pubsub.Topic).Publish", Role: Publish},
 		{Name: "(cloud.google.com/go/pubsub/v2.Publisher).Publish", Role: Publish},
 	},
+
+	// --- dp-kafka: Commit (and Mark, which a later commit carries) acks; a
+	// registered handler's message is committed whatever it returns, unless
+	// its error says otherwise (a Commiter). Producers send to Kafka.
+	each(Ack, "dp-kafka", "github.com/ONSdigital/dp-kafka/v2.Message", "Commit", "CommitAndRelease", "Mark"),
+	each(Ack, "dp-kafka", "{dpkafkaif}.Message", "Commit", "CommitAndRelease", "Mark"),
+	func() []Rule {
+		var out []Rule
+		for _, t := range []string{"{dpkafka}.ConsumerGroup", "{dpkafka}.IConsumerGroup"} {
+			out = append(out,
+				Rule{Name: "(" + t + ").RegisterHandler", Role: Register, Arg: "h", Client: "dp-kafka", CommitsAlways: true},
+				Rule{Name: "(" + t + ").RegisterBatchHandler", Role: Register, Arg: "batchHandler", Client: "dp-kafka", CommitsAlways: true})
+		}
+		return out
+	}(),
+	each(Publish, "dp-kafka", "github.com/ONSdigital/dp-kafka/v5.Producer", "Send", "SendJSON", "SendBytes"),
+	each(Publish, "dp-kafka", "github.com/ONSdigital/dp-kafka/v5.IProducer", "Send", "SendJSON", "SendBytes"),
+	each(Publish, "dp-kafka", "github.com/ONSdigital/dp-kafka/v4.Producer", "Send", "SendJSON", "SendBytes"),
+	each(Publish, "dp-kafka", "github.com/ONSdigital/dp-kafka/v4.IProducer", "Send", "SendJSON", "SendBytes"),
 
 	// --- AWS SQS (aws-sdk-go-v2) --------------------------------------------------
 	[]Rule{

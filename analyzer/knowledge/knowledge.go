@@ -173,6 +173,10 @@ type Rule struct {
 	// ManualOption, for Subscribe: the option whose presence among the
 	// call's options means the handler acks by itself (nats.ManualAck).
 	ManualOption string
+	// CommitsAlways, for Register: the consumer acks a handler's message
+	// whatever the handler returns (dp-kafka's RegisterHandler): a failure
+	// the handler returns is lost all the same.
+	CommitsAlways bool
 	// AutoCommit, for AutoAckRead: how to tell from the consumer's
 	// constructor whether reads commit by themselves.
 	AutoCommit *AutoCommit

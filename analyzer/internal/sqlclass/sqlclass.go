@@ -37,6 +37,12 @@ type Class struct {
 	Table      string    // target table, lowercased, without schema
 	Sets       []string  // UPDATE: the columns SET assigns, lowercased
 	Reason     string    // why it is not idempotent, for messages
+	// Function: the function a SELECT without FROM calls as its first item
+	// (SELECT sda.set_verified($1, $2)), lower-cased with its schema; a
+	// program that executes such a statement rather than querying it runs
+	// a stored function for its effects. Empty for builtins (pg_*, nextval
+	// …) and other statements.
+	Function string
 }
 
 // Effect reports whether the statement is a non-idempotent write.
@@ -284,7 +290,11 @@ func classifyStmt(s []tok) Class {
 	case s[0].is("with"):
 		return classifyWith(s)
 	case s[0].is("select", "show", "explain", "describe", "desc", "values", "table", "pragma"):
-		return Class{Known: true, Lookup: s[0].is("select", "values", "table"), Returning: true}
+		c := Class{Known: true, Lookup: s[0].is("select", "values", "table"), Returning: true}
+		if s[0].is("select") && findTop(s, 0, "from") < 0 {
+			c.Function = calledFunction(s[1:])
+		}
+		return c
 	case s[0].is("insert", "replace", "upsert"):
 		return classifyInsert(s)
 	case s[0].is("update"):
@@ -384,6 +394,36 @@ func qualifiedName(s []tok, i int) string {
 	}
 	return name
 }
+
+// calledFunction returns the name (schema.name, lower-cased) of the
+// function s starts by calling, "" when s does not start with a call or
+// calls a builtin.
+func calledFunction(s []tok) string {
+	end := skipName(s, 0)
+	if end == 0 || end >= len(s) || !s[end].op("(") {
+		return ""
+	}
+	var parts []string
+	for i := 0; i < end; i++ {
+		if s[i].ident() {
+			parts = append(parts, strings.ToLower(s[i].s))
+		}
+	}
+	name := strings.Join(parts, ".")
+	base := parts[len(parts)-1]
+	for _, b := range builtinPrefixes {
+		if strings.HasPrefix(base, b) {
+			return ""
+		}
+	}
+	return name
+}
+
+// builtinPrefixes name the database functions a program may execute for
+// their session effect or value, not as a business effect: locks, session
+// settings, sequences, notifications, clocks.
+var builtinPrefixes = []string{"pg_", "set_config", "nextval", "setval", "currval", "lastval", "now", "current_",
+	"get_lock", "release_lock", "sleep", "version", "last_insert_id", "txid_", "lo_"}
 
 // skipName returns the index after schema.table at i.
 func skipName(s []tok, i int) int {

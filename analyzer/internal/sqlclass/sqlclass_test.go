@@ -159,3 +159,25 @@ func TestUpdateSets(t *testing.T) {
 		}
 	}
 }
+
+// TestFunction checks which SELECTs name a stored function they call.
+func TestFunction(t *testing.T) {
+	tests := []struct{ q, want string }{
+		{`SELECT sda.set_verified($1, $2, $3);`, "sda.set_verified"},
+		{`select add_points($1, $2)`, "add_points"},
+		{`SELECT "Ledger"."Credit"($1)`, "ledger.credit"},
+		{`SELECT pg_advisory_xact_lock($1)`, ""},
+		{`SELECT set_config('app.user', $1, true)`, ""},
+		{`SELECT nextval('orders_id_seq')`, ""},
+		{`SELECT now()`, ""},
+		{`SELECT count(*) FROM orders WHERE id = $1`, ""},
+		{`SELECT 1`, ""},
+		{`SELECT id FROM sda.files WHERE id = $1`, ""},
+		{`UPDATE t SET n = 1`, ""},
+	}
+	for _, tt := range tests {
+		if got := Classify(tt.q).Function; got != tt.want {
+			t.Errorf("Classify(%q).Function = %q, want %q", tt.q, got, tt.want)
+		}
+	}
+}
