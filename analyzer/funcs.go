@@ -1035,12 +1035,15 @@ func (a *pkgAnalysis) failingCall(v ssa.Value, depth int) bool {
 			}
 		}
 		// A function of this package that performs no effect, writes
-		// nothing (not even idempotently), publishes nothing, checks no key and acks nothing
-		// decodes, validates or reads: its failure is a poison message, not
-		// a lost effect.
+		// nothing (not even idempotently), publishes nothing, checks no
+		// key, acks nothing and tests no failure of its own calls decodes
+		// or validates: its failure is a poison message, not a lost
+		// effect. One that tests the failure of a call it makes (an API
+		// client's read, an upload through a dependency) fails for reasons
+		// a redelivery may not meet again.
 		if f := callee(x.Common()); f != nil {
 			if sf := a.prog.FuncValue(f); sf != nil && a.local(sf.Pkg) && sf.Blocks != nil {
-				if cs := a.summary(sf); len(cs.occs) == 0 && len(cs.checks) == 0 && len(cs.acks) == 0 && len(cs.writes) == 0 && !cs.sends {
+				if cs := a.summary(sf); len(cs.occs) == 0 && len(cs.checks) == 0 && len(cs.acks) == 0 && len(cs.writes) == 0 && !cs.sends && len(cs.failures) == 0 {
 					return false
 				}
 			}

@@ -462,7 +462,14 @@ func (a *pkgAnalysis) findHandlers() {
 					continue
 				}
 				f := callee(ci.Common())
-				for _, r := range a.rulesOf(f) {
+				rules := a.rulesOf(f)
+				if len(rules) == 0 && ci.Common().IsInvoke() && a.clients != nil {
+					// The program's own interface over a client (a
+					// consumer behind a KafkaConsumer interface, for
+					// mocks): the client's registration.
+					_, rules = a.clientImpl(f)
+				}
+				for _, r := range rules {
 					_, args := splitArgs(ci.Common())
 					switch r.Role {
 					case knowledge.AtMostOnce:
