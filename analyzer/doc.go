@@ -43,7 +43,10 @@
 // given a constant by its caller); an Exec whose text is not constant is
 // taken as a non-idempotent write, a Query of unknown text as a read; an
 // Exec of a SELECT that calls a function (SELECT sda.set_verified($1)) runs
-// a stored function for its effects and is taken as a write. Also gorm
+// a stored function for its effects and is taken as a write; the text a
+// SQL builder of the catalog renders (huandu/go-sqlbuilder's Build) is read
+// by the builder's kind (an update assigning is idempotent, one calling
+// Incr or Add is not, an insert is plain). Also gorm
 // creates and accumulating updates, go-redis INCR*, HINCRBY, ZINCRBY, LPUSH,
 // RPUSH, APPEND …, MongoDB inserts and $inc/$push updates, HTTP POST
 // and PATCH without an Idempotency-Key header, gRPC calls (grpc's Invoke,

@@ -90,13 +90,16 @@ func (a *pkgAnalysis) failureHandler(ci ssa.CallInstruction) bool {
 		}
 	}
 	if cc.IsInvoke() {
-		impls := a.callees[ci]
-		if len(impls) == 0 {
-			// Implemented outside the program: a reporter client, unless
-			// the catalog knows the package.
-			return cc.Method.Pkg() != nil && !a.cat.Known(knowledge.NormPath(cc.Method.Pkg().Path()))
+		// An interface of a dependency the catalog does not describe (a
+		// reporter client's), whatever mocks of it the program has.
+		// The program's interface with no implementation in it is such a
+		// client's too.
+		if p := cc.Method.Pkg(); p != nil && !a.cat.Known(knowledge.NormPath(p.Path())) {
+			if sp := a.prog.ImportedPackage(p.Path()); sp == nil || !a.local(sp) || len(a.callees[ci]) == 0 {
+				return true
+			}
 		}
-		for _, f := range impls {
+		for _, f := range a.callees[ci] {
 			if a.doesWork(f) {
 				return true
 			}

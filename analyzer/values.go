@@ -293,6 +293,13 @@ func (a *pkgAnalysis) texts(v ssa.Value, depth int) (out []string, param int, ok
 			out = append(out, t...)
 		}
 		return out, -1, len(out) > 0
+	case *ssa.Extract:
+		// query, args := ub.Build(): a SQL builder's statement.
+		if call, ok := x.Tuple.(*ssa.Call); ok && x.Index == 0 {
+			if t, ok := a.builtQuery(call); ok {
+				return []string{t}, -1, true
+			}
+		}
 	case *ssa.Call:
 		fn := callee(x.Common())
 		if fn == nil {

@@ -421,6 +421,21 @@ func (c *Catalog) SQLShape(name string) (m Mode, ok bool) {
 	return m, ok
 }
 
+// QueryBuilder returns the SQL builder of type t (or a pointer to it), nil
+// for other types.
+func (c *Catalog) QueryBuilder(t types.Type) *QueryBuilder {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	q := QualifiedType(t)
+	for i := range c.base.QueryBuilders {
+		if c.base.QueryBuilders[i].Type == q {
+			return &c.base.QueryBuilders[i]
+		}
+	}
+	return nil
+}
+
 // RPCOption reports whether t is the type of a generated RPC client's
 // call options (grpc.CallOption).
 func (c *Catalog) RPCOption(t types.Type) bool {

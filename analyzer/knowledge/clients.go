@@ -123,6 +123,17 @@ var base = Base{
 		"Exec": SQLExec, "Query": SQLQuery, "QueryRow": SQLQuery,
 		"QueryxContext": SQLQuery, "QueryRowxContext": SQLQuery, // sqlx-shaped
 	},
+	// SQL builders: huandu/go-sqlbuilder.
+	QueryBuilders: []QueryBuilder{
+		{Type: "github.com/huandu/go-sqlbuilder.UpdateBuilder", Stmt: "UPDATE", Build: []string{"Build", "BuildWithFlavor"},
+			Verbs: map[string]string{"Update": "UPDATE"}, Accumulate: []string{"Incr", "Decr", "Add", "Sub", "Mul", "Div"}},
+		{Type: "github.com/huandu/go-sqlbuilder.InsertBuilder", Stmt: "INSERT INTO", Build: []string{"Build", "BuildWithFlavor"},
+			Verbs: map[string]string{"InsertInto": "INSERT INTO", "InsertIgnoreInto": "INSERT IGNORE INTO", "ReplaceInto": "REPLACE INTO"}},
+		{Type: "github.com/huandu/go-sqlbuilder.DeleteBuilder", Stmt: "DELETE FROM", Build: []string{"Build", "BuildWithFlavor"},
+			Verbs: map[string]string{"DeleteFrom": "DELETE FROM"}},
+		{Type: "github.com/huandu/go-sqlbuilder.SelectBuilder", Stmt: "SELECT * FROM", Build: []string{"Build", "BuildWithFlavor"},
+			Verbs: map[string]string{"From": "SELECT * FROM"}},
+	},
 	// gRPC: a generated client's methods end in ...grpc.CallOption; a name
 	// read with ReadVerbs tells a read from a write.
 	RPCOptions: []string{"google.golang.org/grpc.CallOption"},

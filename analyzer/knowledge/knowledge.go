@@ -301,9 +301,24 @@ type Base struct {
 	// parameter is ...T, with no implementation in the program (a client
 	// generated into a dependency), calls the remote method of its name.
 	RPCOptions []string
+	// QueryBuilders: SQL builders whose rendered text (Build) is a
+	// statement of the builder's kind.
+	QueryBuilders []QueryBuilder
 	// ReadVerbs: name prefixes of remote methods that only read (GetUser,
 	// ListOrders); another remote method is an effect.
 	ReadVerbs []string
+}
+
+// QueryBuilder describes a SQL builder type: the text its Build methods
+// return is read as the statement Stmt (or the one a Verbs method names)
+// on the table the Verbs method is given, accumulating when a method of
+// Accumulate is called on the builder (an UPDATE … SET n = n + 1).
+type QueryBuilder struct {
+	Type       string            // the builder: github.com/huandu/go-sqlbuilder.UpdateBuilder
+	Stmt       string            // the statement's start: "UPDATE", "INSERT INTO", "DELETE FROM", "SELECT * FROM"
+	Build      []string          // methods that render the text: Build
+	Verbs      map[string]string // methods that name the table (first argument) → the statement's start
+	Accumulate []string          // methods that make an update accumulate: Incr, Add
 }
 
 // RedisCommands classifies Redis commands by name.
