@@ -36,6 +36,12 @@ func (a *pkgAnalysis) visitCall(s *summary, ci ssa.CallInstruction) {
 			}
 		}
 	}
+	if !handled && fn != nil && fn.Pkg() != nil && !stdPath(fn.Pkg().Path()) && hasContextParam(fn) &&
+		!a.cat.Known(knowledge.NormPath(fn.Pkg().Path())) {
+		if f := cc.StaticCallee(); cc.IsInvoke() && len(a.callees[ci]) == 0 || f != nil && !a.local(f.Pkg) {
+			s.callsOut = true
+		}
+	}
 	if !handled {
 		a.noteUniqueTest(s, ci, fn, args)
 		switch {
@@ -261,6 +267,7 @@ func (a *pkgAnalysis) visitLocal(s *summary, ci ssa.CallInstruction, f *ssa.Func
 		s.nwrites++ // a Redis SET in f, or a call of a function that makes one
 	}
 	s.sends = s.sends || cs.sends
+	s.callsOut = s.callsOut || cs.callsOut
 	if cs.row != nil {
 		a.addStateCheck(s, ci, cs.row, args, via)
 	}

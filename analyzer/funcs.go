@@ -261,6 +261,10 @@ type summary struct {
 	// effect only with -publish): a step whose failure is no poison
 	// message.
 	sends bool
+	// callsOut: the function calls, here or in a callee, a function of a
+	// dependency outside the catalog that takes a context (an API
+	// client's request): I/O whose failure is no poison message.
+	callsOut bool
 	// nwrites counts the writes recorded, idempotent or not (SQL and ORM
 	// writes of a known table, Redis SETs, calls of functions that write);
 	// wroteAt holds the calls that made it grow: where the message's writes
@@ -1038,12 +1042,13 @@ func (a *pkgAnalysis) failingCall(v ssa.Value, depth int) bool {
 		// nothing (not even idempotently), publishes nothing, checks no
 		// key, acks nothing and tests no failure of its own calls decodes
 		// or validates: its failure is a poison message, not a lost
-		// effect. One that tests the failure of a call it makes (an API
-		// client's read, an upload through a dependency) fails for reasons
-		// a redelivery may not meet again.
+		// effect. One that tests the failure of a call it makes, or calls
+		// a dependency's function that takes a context (an API client's
+		// request, an upload), fails for reasons a redelivery may not meet
+		// again.
 		if f := callee(x.Common()); f != nil {
 			if sf := a.prog.FuncValue(f); sf != nil && a.local(sf.Pkg) && sf.Blocks != nil {
-				if cs := a.summary(sf); len(cs.occs) == 0 && len(cs.checks) == 0 && len(cs.acks) == 0 && len(cs.writes) == 0 && !cs.sends && len(cs.failures) == 0 {
+				if cs := a.summary(sf); len(cs.occs) == 0 && len(cs.checks) == 0 && len(cs.acks) == 0 && len(cs.writes) == 0 && !cs.sends && !cs.callsOut && len(cs.failures) == 0 {
 					return false
 				}
 			}

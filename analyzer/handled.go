@@ -1,6 +1,9 @@
 package analyzer
 
 import (
+	"go/types"
+	"strings"
+
 	"github.com/idemkit/idem/analyzer/knowledge"
 	"golang.org/x/tools/go/ssa"
 )
@@ -13,8 +16,11 @@ import (
 //
 //   - a function of the program that does work of its own (writes,
 //     publishes, performs an effect, or checks the failure of a call), or
-//   - an interface method the program does not implement (a reporter
-//     client of a dependency),
+//   - an interface method the program does not implement, or one of a
+//     dependency the catalog does not describe (a reporter client's), or
+//   - a method of such a dependency not named like logging (an error
+//     reporter's Notify; the whole-program tests cannot load one, the
+//     public-repo evaluation exercises it),
 //
 // and neither telemetry (logging, metrics, tracing: catalogued, or a
 // wrapper that reaches only those) nor a function of a dependency (loggers
@@ -107,7 +113,14 @@ func (a *pkgAnalysis) failureHandler(ci ssa.CallInstruction) bool {
 		return false
 	}
 	if f := cc.StaticCallee(); f != nil {
-		return a.doesWork(f)
+		if a.doesWork(f) {
+			return true
+		}
+		// A method of a dependency the catalog does not describe (an
+		// error reporter client's Notify), unless named like logging.
+		fn := callee(cc)
+		return fn != nil && !a.local(f.Pkg) && fn.Type().(*types.Signature).Recv() != nil &&
+			!a.cat.Known(knowledge.NormPath(fn.Pkg().Path())) && !logName(fn.Name())
 	}
 	for _, f := range a.callees[ci] {
 		if a.doesWork(f) {
@@ -127,4 +140,15 @@ func (a *pkgAnalysis) doesWork(f *ssa.Function) bool {
 	}
 	cs := a.summary(f)
 	return len(cs.occs) > 0 || cs.sends || cs.nwrites > 0 || len(cs.failures) > 0
+}
+
+// logName reports whether a method's name reads like logging (Error,
+// Warnf, Println, WithError …): a logger the catalog does not know.
+func logName(name string) bool {
+	for _, p := range []string{"Log", "Print", "Error", "Warn", "Info", "Debug", "Fatal", "Panic", "Trace", "With"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
 }
