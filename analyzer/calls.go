@@ -545,7 +545,7 @@ func (a *pkgAnalysis) visitInvoke(s *summary, ci ssa.CallInstruction, fn *types.
 		}
 	}
 	if a.rpcStub(fn) {
-		if !a.cat.ReadName(fn.Name()) {
+		if a.cat.RemoteEffect(fn.Name()) {
 			a.addEffect(s, ci, shortFunc(fn)+" (remote call)", knowledge.RPC, recv)
 		}
 		return
@@ -932,7 +932,7 @@ func (a *pkgAnalysis) effectRule(s *summary, ci ssa.CallInstruction, r bound, re
 			a.addEffect(s, ci, describeCall(cc)+" (method not constant)", knowledge.RPC, recv)
 			return
 		}
-		if method := full[strings.LastIndex(full, "/")+1:]; !a.cat.ReadName(method) {
+		if method := full[strings.LastIndex(full, "/")+1:]; a.cat.RemoteEffect(method) {
 			a.addEffect(s, ci, describeCall(cc)+" "+full, knowledge.RPC, recv)
 		}
 	case knowledge.RedisCommand:

@@ -52,7 +52,8 @@
 // and PATCH without an Idempotency-Key header, gRPC calls (grpc's Invoke,
 // or a generated client's method — last parameter ...grpc.CallOption —
 // whose implementation the program does not have) unless the remote
-// method's name reads like a read (Get, List, Find, Check …), net/smtp, functions marked
+// method's name reads like a read (Get, List, Find, Check …) or an
+// overwrite (Put, Set, Upsert, Replace, Delete, Remove), net/smtp, functions marked
 // //idem:effect or named with -effects, and with -publish publishing to a
 // broker (an XADD to a Redis stream is publishing). Interfaces shaped like database/sql's (sqlc's DBTX) count as SQL.
 // A call through any other interface is followed to the implementations

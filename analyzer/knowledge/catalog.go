@@ -442,16 +442,17 @@ func (c *Catalog) RPCOption(t types.Type) bool {
 	return slices.Contains(c.base.RPCOptions, QualifiedType(t))
 }
 
-// ReadName reports whether a remote method's name (GetBalance,
-// ListOrders) says it only reads: a read verb followed by the end of the
-// name or an upper-case letter.
-func (c *Catalog) ReadName(name string) bool {
-	for _, v := range c.base.ReadVerbs {
+// RemoteEffect reports whether a remote method, by its name, is an
+// effect: not a read (GetBalance, ListOrders: ReadVerbs) nor an overwrite
+// (SetState, PutObject, DeleteOrder: OverwriteVerbs), each verb followed
+// by the end of the name or an upper-case letter.
+func (c *Catalog) RemoteEffect(name string) bool {
+	for _, v := range slices.Concat(c.base.ReadVerbs, c.base.OverwriteVerbs) {
 		if rest, ok := strings.CutPrefix(name, v); ok && (rest == "" || rest[0] >= 'A' && rest[0] <= 'Z') {
-			return true
+			return false
 		}
 	}
-	return false
+	return true
 }
 
 // PublishTable reports whether a table (schema.name) is an outbox or a

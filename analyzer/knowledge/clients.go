@@ -135,10 +135,12 @@ var base = Base{
 			Verbs: map[string]string{"From": "SELECT * FROM"}},
 	},
 	// gRPC: a generated client's methods end in ...grpc.CallOption; a name
-	// read with ReadVerbs tells a read from a write.
+	// read with ReadVerbs and OverwriteVerbs tells a read or an overwrite
+	// from an effect.
 	RPCOptions: []string{"google.golang.org/grpc.CallOption"},
 	ReadVerbs: []string{"Get", "List", "Find", "Search", "Query", "Describe", "Fetch", "Read", "Count", "Exists",
 		"Lookup", "Check", "Validate", "Verify", "Watch", "Is", "Has", "Ping", "Health", "Estimate", "Preview", "Calculate"},
+	OverwriteVerbs: []string{"Put", "Set", "Upsert", "Replace", "Delete", "Remove"},
 	// The commands behind go-redis's effect methods, for clients that name
 	// the command by a string.
 	RedisCommands: RedisCommands{

@@ -114,7 +114,7 @@ const (
 	HTTPDo                   // request in Arg: POST/PATCH without an Idempotency-Key header
 	HTTPPost                 // a POST with no way to set a header
 	RedisCommand             // a Redis command named by the string in Arg (redigo's Do): classified by RedisCommands
-	RPCMethod                // a remote call to the full method in Arg ("/pkg.Service/Method"): an effect unless its name reads like a read (ReadVerbs)
+	RPCMethod                // a remote call to the full method in Arg ("/pkg.Service/Method"): an effect unless its name reads like a read or an overwrite (ReadVerbs, OverwriteVerbs)
 )
 
 // Kind is the class of an effect, used in messages and to decide whether an
@@ -305,8 +305,10 @@ type Base struct {
 	// statement of the builder's kind.
 	QueryBuilders []QueryBuilder
 	// ReadVerbs: name prefixes of remote methods that only read (GetUser,
-	// ListOrders); another remote method is an effect.
-	ReadVerbs []string
+	// ListOrders); OverwriteVerbs: of those whose repeat leaves the same
+	// state, as an HTTP PUT or DELETE (SetState, DeleteOrder). Another
+	// remote method is an effect.
+	ReadVerbs, OverwriteVerbs []string
 }
 
 // QueryBuilder describes a SQL builder type: the text its Build methods

@@ -37,6 +37,9 @@ func (w *Worker) ProcessTask(ctx context.Context, t *asynq.Task) error {
 	if err := w.Client.Invoke(ctx, "/wallet.v1.Wallet/ListTransactions", &Req{User: o.User}, &Resp{}); err != nil { // a read
 		return err
 	}
+	if err := w.Conn.Invoke(ctx, "/wallet.v1.Wallet/SetLimit", &Req{User: o.User}, &Resp{}); err != nil { // an overwrite
+		return err
+	}
 	if err := w.Conn.Invoke(ctx, "/wallet.v1.Wallet/Credit", &Req{User: o.User}, &Resp{}); err != nil { // want `effect grpc.ClientConn.Invoke .* in handler Worker.ProcessTask is not guarded by a dedup check`
 		return err
 	}
