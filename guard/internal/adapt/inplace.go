@@ -61,13 +61,11 @@ func (m Message) attrs() []any {
 	return []any{slog.String("topic", m.Topic), slog.Int("partition", int(m.Partition)), slog.Int64("offset", m.Offset)}
 }
 
-// CommitContext returns ctx, or, when ctx is done, a context detached from
-// it and bounded by CommitTimeout: a message settled just as ctx ended is
-// still committed, to spare its redelivery.
+// CommitContext returns a context detached from ctx's cancellation and
+// bounded by CommitTimeout: a message settled just as ctx ends — before
+// the commit starts or while it runs — is still committed, to spare its
+// redelivery.
 func CommitContext(ctx context.Context) (context.Context, context.CancelFunc) {
-	if ctx.Err() == nil {
-		return ctx, func() {}
-	}
 	return context.WithTimeout(context.WithoutCancel(ctx), CommitTimeout)
 }
 
