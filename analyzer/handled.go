@@ -95,31 +95,23 @@ func (a *pkgAnalysis) failureHandler(ci ssa.CallInstruction) bool {
 			}
 		}
 	}
-	if cc.IsInvoke() {
+	switch f := cc.StaticCallee(); {
+	case cc.IsInvoke():
 		// An interface of a dependency the catalog does not describe (a
-		// reporter client's), whatever mocks of it the program has.
-		// The program's interface with no implementation in it is such a
+		// reporter client's), whatever mocks of it the program has; the
+		// program's interface with no implementation in it is such a
 		// client's too.
 		if p := cc.Method.Pkg(); p != nil && !a.cat.Known(knowledge.NormPath(p.Path())) {
 			if sp := a.prog.ImportedPackage(p.Path()); sp == nil || !a.local(sp) || len(a.callees[ci]) == 0 {
 				return true
 			}
 		}
-		for _, f := range a.callees[ci] {
-			if a.doesWork(f) {
-				return true
-			}
-		}
-		return false
-	}
-	if f := cc.StaticCallee(); f != nil {
-		if a.doesWork(f) {
-			return true
-		}
-		// A method of a dependency the catalog does not describe (an
-		// error reporter client's Notify), unless named like logging.
+	case f != nil:
+		// A function of the program that does work, or a method of a
+		// dependency the catalog does not describe (an error reporter
+		// client's Notify) not named like logging.
 		fn := callee(cc)
-		return fn != nil && !a.local(f.Pkg) && fn.Type().(*types.Signature).Recv() != nil &&
+		return a.doesWork(f) || fn != nil && !a.local(f.Pkg) && fn.Type().(*types.Signature).Recv() != nil &&
 			!a.cat.Known(knowledge.NormPath(fn.Pkg().Path())) && !logName(fn.Name())
 	}
 	for _, f := range a.callees[ci] {

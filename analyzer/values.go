@@ -847,11 +847,4 @@ var writeVerbs = []string{
 	"Award", "Grant", "Withdraw", "Deposit", "Emit", "Bump",
 }
 
-func writeVerb(name string) bool {
-	for _, v := range writeVerbs {
-		if rest, ok := strings.CutPrefix(name, v); ok && (rest == "" || rest[0] >= 'A' && rest[0] <= 'Z') {
-			return true
-		}
-	}
-	return false
-}
+func writeVerb(name string) bool { return knowledge.HasVerb(name, writeVerbs) }

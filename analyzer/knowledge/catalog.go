@@ -447,12 +447,18 @@ func (c *Catalog) RPCOption(t types.Type) bool {
 // (SetState, PutObject, DeleteOrder: OverwriteVerbs), each verb followed
 // by the end of the name or an upper-case letter.
 func (c *Catalog) RemoteEffect(name string) bool {
-	for _, v := range slices.Concat(c.base.ReadVerbs, c.base.OverwriteVerbs) {
+	return !HasVerb(name, c.base.ReadVerbs) && !HasVerb(name, c.base.OverwriteVerbs)
+}
+
+// HasVerb reports whether name starts with one of verbs followed by the
+// end of the name or an upper-case letter (AddPoints, Add; not Address).
+func HasVerb(name string, verbs []string) bool {
+	for _, v := range verbs {
 		if rest, ok := strings.CutPrefix(name, v); ok && (rest == "" || rest[0] >= 'A' && rest[0] <= 'Z') {
-			return false
+			return true
 		}
 	}
-	return true
+	return false
 }
 
 // PublishTable reports whether a table (schema.name) is an outbox or a

@@ -318,10 +318,13 @@ var brokers = concat(
 		}
 		return out
 	}(),
-	each(Publish, "dp-kafka", "github.com/ONSdigital/dp-kafka/v5.Producer", "Send", "SendJSON", "SendBytes"),
-	each(Publish, "dp-kafka", "github.com/ONSdigital/dp-kafka/v5.IProducer", "Send", "SendJSON", "SendBytes"),
-	each(Publish, "dp-kafka", "github.com/ONSdigital/dp-kafka/v4.Producer", "Send", "SendJSON", "SendBytes"),
-	each(Publish, "dp-kafka", "github.com/ONSdigital/dp-kafka/v4.IProducer", "Send", "SendJSON", "SendBytes"),
+	func() []Rule {
+		var out []Rule
+		for _, t := range []string{"v5.Producer", "v5.IProducer", "v4.Producer", "v4.IProducer"} {
+			out = append(out, each(Publish, "dp-kafka", "github.com/ONSdigital/dp-kafka/"+t, "Send", "SendJSON", "SendBytes")...)
+		}
+		return out
+	}(),
 
 	// --- AWS SQS (aws-sdk-go-v2) --------------------------------------------------
 	[]Rule{
