@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -170,11 +169,13 @@ func Handle(ctx context.Context, msg jetstream.Msg, h guard.Handler, opts ...Opt
 // which is naked (the guard rolls its effect back or releases its claim) and
 // redelivered to another worker.
 //
-// When ctx is done Consume stops pulling, waits for the message in flight to
-// be settled and returns nil. Messages pulled but not yet handled are
-// redelivered by JetStream after AckWait. It returns an
-// error when Consume cannot start, or when consuming stops on its own (the
-// consumer was deleted, the connection closed).
+// When ctx is done Consume stops pulling and drains its subscription:
+// messages already pulled are not handled but naked, and a message whose
+// handler returns after the stop is settled only once the subscription is
+// closed, so that JetStream redelivers neither to this stopping consumer (where
+// it would wait out AckWait) but to the next one. Consume then returns nil.
+// It returns an error when Consume cannot start, or when consuming stops on
+// its own (the consumer was deleted, the connection closed).
 //
 // AckWait, for the heartbeat, comes from WithAckWait or else the consumer's
 // cached info.
@@ -186,22 +187,14 @@ func Consume(ctx context.Context, c jetstream.Consumer, h guard.Handler, opts ..
 	if cfg.batch > 1 {
 		return cfg.consumeBatches(ctx, c, h)
 	}
-	var (
-		mu       sync.Mutex
-		stopping bool
-		inflight sync.WaitGroup
-	)
+	var s shutdown
 	cc, err := c.Consume(func(msg jetstream.Msg) {
-		mu.Lock()
-		if stopping {
-			mu.Unlock()
-			_ = msg.Nak() // not handled: let another worker have it now
+		if !s.enter(func() { _ = msg.Nak() }) { // not handled: let another worker have it
 			return
 		}
-		inflight.Add(1)
-		mu.Unlock()
-		defer inflight.Done()
-		cfg.handle(ctx, msg, h)
+		defer s.inflight.Done()
+		out, err := cfg.call(ctx, msg, h)
+		s.hold(func() { cfg.settle(ctx, msg, out, err) })
 	}, cfg.consume...)
 	if err != nil {
 		return fmt.Errorf("jetstreamguard: consume: %w", err)
@@ -212,11 +205,14 @@ func Consume(ctx context.Context, c jetstream.Consumer, h guard.Handler, opts ..
 	case <-cc.Closed():
 		result = errors.New("jetstreamguard: consuming stopped (consumer deleted or connection closed)")
 	}
-	cc.Stop()
-	mu.Lock()
-	stopping = true
-	mu.Unlock()
-	inflight.Wait()
+	s.stop()
+	cc.Drain()
+	s.inflight.Wait()
+	select {
+	case <-cc.Closed():
+	case <-time.After(drainTimeout):
+	}
+	s.release()
 	return result
 }
 
@@ -308,10 +304,15 @@ func (c *config) heartbeat() time.Duration {
 }
 
 func (c *config) handle(parent context.Context, msg jetstream.Msg, h guard.Handler) Action {
-	stop := startHeartbeat([]jetstream.Msg{msg}, c.heartbeat(), c.logger)
-	out, err := adapt.Call(parent, "jetstreamguard", c.timeout, h, msg.Data())
-	stop()
+	out, err := c.call(parent, msg, h)
 	return c.settle(parent, msg, out, err)
+}
+
+// call runs h on msg, the heartbeat keeping msg alive meanwhile.
+func (c *config) call(parent context.Context, msg jetstream.Msg, h guard.Handler) (guard.Outcome, error) {
+	stop := startHeartbeat([]jetstream.Msg{msg}, c.heartbeat(), c.logger)
+	defer stop()
+	return adapt.Call(parent, "jetstreamguard", c.timeout, h, msg.Data())
 }
 
 // settle settles msg by the handler's answer (out, err), by the mapping
