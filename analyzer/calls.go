@@ -238,6 +238,12 @@ func (a *pkgAnalysis) visitStatic(s *summary, ci ssa.CallInstruction, f *ssa.Fun
 	if fn == nil {
 		return
 	}
+	if a.rpcStub(fn) {
+		if a.cat.RemoteEffect(fn.Name()) {
+			a.addEffect(s, ci, shortFunc(fn)+" (remote call)", knowledge.RPC, nil)
+		}
+		return
+	}
 	a.importedFacts(s, ci, fn, args, guarded)
 }
 
@@ -557,7 +563,7 @@ func (a *pkgAnalysis) visitInvoke(s *summary, ci ssa.CallInstruction, fn *types.
 
 // rpcStub reports whether fn is a method of a generated RPC client: its
 // last parameter is variadic of the catalog's call options
-// (...grpc.CallOption).
+// (...grpc.CallOption, an AWS service's ...func(*Options)).
 func (a *pkgAnalysis) rpcStub(fn *types.Func) bool {
 	sig, ok := fn.Type().(*types.Signature)
 	if !ok || !sig.Variadic() {

@@ -51,9 +51,12 @@
 // RPUSH, APPEND …, MongoDB inserts and $inc/$push updates, HTTP POST
 // and PATCH without an Idempotency-Key header, gRPC calls (grpc's Invoke,
 // or a generated client's method — last parameter ...grpc.CallOption —
-// whose implementation the program does not have) unless the remote
-// method's name reads like a read (Get, List, Find, Check …) or an
-// overwrite (Put, Set, Upsert, Replace, Delete, Remove), net/smtp, functions marked
+// whose implementation the program does not have) and AWS service calls
+// (an aws-sdk-go-v2 client's method ending in ...func(*Options), an
+// aws-sdk-go one's ending in ...request.Option: Glue StartJobRun, DynamoDB
+// UpdateItem) unless the remote method's name reads like a read (Get, List,
+// Find, Check, Describe, Head …) or an overwrite (Put, Set, Upsert, Replace,
+// Delete, Remove, Copy, Upload …), net/smtp, functions marked
 // //idem:effect or named with -effects, and with -publish publishing to a
 // broker (an XADD to a Redis stream is publishing). Interfaces shaped like database/sql's (sqlc's DBTX) count as SQL.
 // A call through any other interface is followed to the implementations

@@ -265,9 +265,9 @@ func (r *Rule) KeyIndex(fn *types.Func) int { return max(Param(fn, r.Key), -1) }
 func (c *Catalog) Known(path string) bool { return c.paths[NormPath(path)] }
 
 // Described reports whether the package at path is a client library the
-// catalog's own data describes (not a package a rules file names): its
-// code is not analysed.
-func (c *Catalog) Described(path string) bool { return c.described[NormPath(path)] }
+// catalog's own data describes (not a package a rules file names), or a
+// remote-service SDK (SDKPackages): its code is not analysed.
+func (c *Catalog) Described(path string) bool { return c.described[NormPath(path)] || c.sdk(path) }
 
 // KnownName reports whether a function, method or type of that name has a
 // rule or is a message.
@@ -437,9 +437,41 @@ func (c *Catalog) QueryBuilder(t types.Type) *QueryBuilder {
 }
 
 // RPCOption reports whether t is the type of a generated RPC client's
-// call options (grpc.CallOption).
+// call options: one of RPCOptions (grpc.CallOption), or func(*Options) of a
+// package under SDKPackages (an aws-sdk-go-v2 service).
 func (c *Catalog) RPCOption(t types.Type) bool {
+	if sig, ok := types.Unalias(t).(*types.Signature); ok {
+		return c.optionFunc(sig)
+	}
 	return slices.Contains(c.base.RPCOptions, QualifiedType(t))
+}
+
+// optionFunc reports whether sig is func(*Options) with Options a type of a
+// package under SDKPackages.
+func (c *Catalog) optionFunc(sig *types.Signature) bool {
+	if sig.Params().Len() != 1 || sig.Results().Len() != 0 {
+		return false
+	}
+	p, ok := types.Unalias(sig.Params().At(0).Type()).(*types.Pointer)
+	if !ok {
+		return false
+	}
+	n, ok := types.Unalias(p.Elem()).(*types.Named)
+	if !ok || n.Obj().Name() != "Options" || n.Obj().Pkg() == nil {
+		return false
+	}
+	return c.sdk(n.Obj().Pkg().Path())
+}
+
+// sdk reports whether the package at path is under SDKPackages.
+func (c *Catalog) sdk(path string) bool {
+	path = NormPath(path)
+	for _, prefix := range c.base.SDKPackages {
+		if strings.HasPrefix(path, prefix) {
+			return true
+		}
+	}
+	return false
 }
 
 // RemoteEffect reports whether a remote method, by its name, is an

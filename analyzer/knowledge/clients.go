@@ -59,6 +59,15 @@ var base = Base{
 		{Type: "github.com/dapr/go-sdk/service/common.TopicEvent", Client: "dapr", ReturnAck: true},
 		{Type: "github.com/Azure/azure-sdk-for-go/sdk/messaging/azservicebus.ReceivedMessage", Client: "azservicebus"},
 		{Type: "github.com/aws/aws-sdk-go/service/sqs.Message", Client: "sqs"},
+		// AWS Lambda's queue and stream triggers (aws-lambda-go): a handler's
+		// error makes the batch (or, with a batch item failure response, the
+		// failed records) come again; nil deletes it or moves the shard on.
+		{Type: "github.com/aws/aws-lambda-go/events.SQSEvent", Client: "lambda", ReturnAck: true},
+		{Type: "github.com/aws/aws-lambda-go/events.SQSMessage", Client: "lambda", ReturnAck: true},
+		{Type: "github.com/aws/aws-lambda-go/events.SNSEvent", Client: "lambda", ReturnAck: true},
+		{Type: "github.com/aws/aws-lambda-go/events.KinesisEvent", Client: "lambda", ReturnAck: true},
+		{Type: "github.com/aws/aws-lambda-go/events.DynamoDBEvent", Client: "lambda", ReturnAck: true},
+		{Type: "github.com/aws/aws-lambda-go/events.KafkaEvent", Client: "lambda", ReturnAck: true},
 		// NATS Streaming (STAN, deprecated for JetStream, still in use): a
 		// message is redelivered after AckWait unless acked, which the
 		// client does when the callback returns (SetManualAckMode: Ack).
@@ -134,13 +143,17 @@ var base = Base{
 		{Type: "github.com/huandu/go-sqlbuilder.SelectBuilder", Stmt: "SELECT * FROM", Build: []string{"Build", "BuildWithFlavor"},
 			Verbs: map[string]string{"From": "SELECT * FROM"}},
 	},
-	// gRPC: a generated client's methods end in ...grpc.CallOption; a name
-	// read with ReadVerbs and OverwriteVerbs tells a read or an overwrite
-	// from an effect.
-	RPCOptions: []string{"google.golang.org/grpc.CallOption"},
+	// gRPC: a generated client's methods end in ...grpc.CallOption; AWS
+	// service clients' in ...request.Option (aws-sdk-go) or
+	// ...func(*Options) (aws-sdk-go-v2: StartJobRun, UpdateItem,
+	// PublishBatch…). A name read with ReadVerbs and OverwriteVerbs tells a
+	// read or an overwrite (S3 PutObject, DynamoDB PutItem) from an effect.
+	RPCOptions:  []string{"google.golang.org/grpc.CallOption", "github.com/aws/aws-sdk-go/aws/request.Option"},
+	SDKPackages: []string{"github.com/aws/aws-sdk-go-v2/service/", "github.com/aws/aws-sdk-go/service/"},
 	ReadVerbs: []string{"Get", "List", "Find", "Search", "Query", "Describe", "Fetch", "Read", "Count", "Exists",
-		"Lookup", "Check", "Validate", "Verify", "Watch", "Is", "Has", "Ping", "Health", "Estimate", "Preview", "Calculate"},
-	OverwriteVerbs: []string{"Put", "Set", "Upsert", "Replace", "Delete", "Remove"},
+		"Lookup", "Check", "Validate", "Verify", "Watch", "Is", "Has", "Ping", "Health", "Estimate", "Preview", "Calculate",
+		"Head", "Scan", "BatchGet", "Select", "Download", "Receive", "Assume", "Decrypt", "Encrypt", "Presign"},
+	OverwriteVerbs: []string{"Put", "Set", "Upsert", "Replace", "Delete", "Remove", "Tag", "Untag", "Upload", "Copy", "BatchWrite"},
 	// The commands behind go-redis's effect methods, for clients that name
 	// the command by a string.
 	RedisCommands: RedisCommands{

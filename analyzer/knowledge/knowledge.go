@@ -297,10 +297,17 @@ type Base struct {
 	// arguments. A call of one runs that SQL; the Mode says how it is read.
 	SQLShapes map[string]Mode
 	// RPCOptions: the types of a generated RPC client's trailing variadic
-	// options (grpc.CallOption). A call of an interface method whose last
-	// parameter is ...T, with no implementation in the program (a client
-	// generated into a dependency), calls the remote method of its name.
+	// options (grpc.CallOption, aws-sdk-go's request.Option). A call of a
+	// dependency's method whose last parameter is ...T, or of an interface
+	// method of that shape with no implementation in the program, calls the
+	// remote method of its name.
 	RPCOptions []string
+	// SDKPackages: package path prefixes of generated remote-service SDKs
+	// (the AWS services of aws-sdk-go and aws-sdk-go-v2). Their code is not
+	// analysed: a client method ending in ...func(*Options), Options being a
+	// type of the client's own package (aws-sdk-go-v2), or in one of
+	// RPCOptions (aws-sdk-go's request.Option) is a remote call.
+	SDKPackages []string
 	// QueryBuilders: SQL builders whose rendered text (Build) is a
 	// statement of the builder's kind.
 	QueryBuilders []QueryBuilder
