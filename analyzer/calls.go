@@ -566,8 +566,8 @@ func (a *pkgAnalysis) visitInvoke(s *summary, ci ssa.CallInstruction, fn *types.
 // (...grpc.CallOption, an AWS service's ...func(*Options)).
 func (a *pkgAnalysis) rpcStub(fn *types.Func) bool {
 	sig, ok := fn.Type().(*types.Signature)
-	if !ok || !sig.Variadic() {
-		return false
+	if !ok || !sig.Variadic() || sig.Recv() == nil {
+		return false // a constructor (NewFromConfig) calls nothing remote
 	}
 	last, ok := sig.Params().At(sig.Params().Len() - 1).Type().(*types.Slice)
 	return ok && a.cat.RPCOption(last.Elem())

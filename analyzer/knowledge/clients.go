@@ -152,7 +152,7 @@ var base = Base{
 	SDKPackages: []string{"github.com/aws/aws-sdk-go-v2/service/", "github.com/aws/aws-sdk-go/service/"},
 	ReadVerbs: []string{"Get", "List", "Find", "Search", "Query", "Describe", "Fetch", "Read", "Count", "Exists",
 		"Lookup", "Check", "Validate", "Verify", "Watch", "Is", "Has", "Ping", "Health", "Estimate", "Preview", "Calculate",
-		"Head", "Scan", "BatchGet", "Select", "Download", "Receive", "Assume", "Decrypt", "Encrypt", "Presign"},
+		"Head", "Scan", "BatchGet", "Select", "Download", "Receive", "Assume", "Decrypt", "Encrypt", "Presign", "Next"},
 	OverwriteVerbs: []string{"Put", "Set", "Upsert", "Replace", "Delete", "Remove", "Tag", "Untag", "Upload", "Copy", "BatchWrite"},
 	// The commands behind go-redis's effect methods, for clients that name
 	// the command by a string.

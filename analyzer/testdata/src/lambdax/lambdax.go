@@ -42,14 +42,15 @@ func (p *Points) Handle(ctx context.Context, ev events.SQSEvent) error {
 
 // Orders stores each order under its own id: a redelivery writes the same
 // item again (an overwrite), and reads are no effects.
-type Orders struct{ DB *dynamodb.Client }
+type Orders struct{ Cfg aws.Config }
 
 func (o *Orders) Handle(ctx context.Context, ev events.SQSEvent) error {
+	db := dynamodb.NewFromConfig(o.Cfg) // a constructor: no remote call
 	for _, r := range ev.Records {
-		if _, err := o.DB.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("orders")}); err != nil {
+		if _, err := db.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("orders")}); err != nil {
 			return err
 		}
-		if _, err := o.DB.PutItem(ctx, &dynamodb.PutItemInput{
+		if _, err := db.PutItem(ctx, &dynamodb.PutItemInput{
 			TableName: aws.String("orders"),
 			Item:      map[string]types.AttributeValue{"id": &types.AttributeValueMemberS{Value: r.MessageId}},
 		}); err != nil {
