@@ -1309,13 +1309,26 @@ func (a *pkgAnalysis) constructorsDepth(v ssa.Value, name string, depth int) []*
 	var from []ssa.Value
 	switch x := peel(v).(type) {
 	case *ssa.UnOp:
+		if x.Op != token.MUL {
+			return nil
+		}
+		if fv, ok := x.X.(*ssa.FreeVar); ok {
+			from = storedTo(closureBindings(fv)) // a captured variable
+			break
+		}
 		fa, ok := x.X.(*ssa.FieldAddr)
-		if !ok || x.Op != token.MUL {
+		if !ok {
 			return nil
 		}
 		from = a.fieldInits()[fieldKey(fa)]
 	case *ssa.Parameter:
 		from = a.argsFor(x)
+	case *ssa.FreeVar:
+		from = closureBindings(x) // a read loop a helper returns
+	case *ssa.Extract:
+		from = localResults(x.Tuple, x.Index) // c, err := newConsumer()
+	case *ssa.Call:
+		from = localResults(x, 0)
 	}
 	var out []*ssa.Call
 	for _, x := range from {
@@ -1324,6 +1337,63 @@ func (a *pkgAnalysis) constructorsDepth(v ssa.Value, name string, depth int) []*
 			return nil
 		}
 		out = append(out, cs...)
+	}
+	return out
+}
+
+// closureBindings returns the values bound to the free variable v where
+// its closure is made in the enclosing function.
+func closureBindings(v *ssa.FreeVar) []ssa.Value {
+	fn := v.Parent()
+	i := slices.Index(fn.FreeVars, v)
+	if i < 0 || fn.Parent() == nil {
+		return nil
+	}
+	var out []ssa.Value
+	for _, b := range fn.Parent().Blocks {
+		for _, in := range b.Instrs {
+			if mc, ok := in.(*ssa.MakeClosure); ok && mc.Fn == fn && i < len(mc.Bindings) {
+				out = append(out, mc.Bindings[i])
+			}
+		}
+	}
+	return out
+}
+
+// storedTo returns the values stored into the variables addrs (the Allocs
+// a closure captures).
+func storedTo(addrs []ssa.Value) []ssa.Value {
+	var out []ssa.Value
+	for _, v := range addrs {
+		al, ok := v.(*ssa.Alloc)
+		if !ok {
+			return nil
+		}
+		for _, r := range *al.Referrers() {
+			if st, ok := r.(*ssa.Store); ok && st.Addr == al {
+				out = append(out, st.Val)
+			}
+		}
+	}
+	return out
+}
+
+// localResults returns the values a static call of a function with a body
+// (a constructor helper of the program) returns as its result index.
+func localResults(v ssa.Value, index int) []ssa.Value {
+	call, ok := v.(*ssa.Call)
+	if !ok {
+		return nil
+	}
+	f := call.Common().StaticCallee()
+	if f == nil || f.Blocks == nil {
+		return nil
+	}
+	var out []ssa.Value
+	for _, b := range f.Blocks {
+		if r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && index < len(r.Results) {
+			out = append(out, r.Results[index])
+		}
 	}
 	return out
 }

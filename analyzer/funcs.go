@@ -991,7 +991,16 @@ func (a *pkgAnalysis) failingCall(v ssa.Value, depth int) bool {
 	case *ssa.Call:
 		fn := callee(x.Common())
 		if fn == nil {
-			return true // a func value: processing
+			// A func value is processing, unless in a whole program every
+			// function it can be is this program's and only decodes (a
+			// preprocess callback that parses the message).
+			fs := a.callees[x]
+			for _, f := range fs {
+				if !a.decodes(f) {
+					return true
+				}
+			}
+			return len(fs) == 0
 		}
 		rules := a.rulesOf(fn)
 		for _, r := range rules {
@@ -1047,15 +1056,25 @@ func (a *pkgAnalysis) failingCall(v ssa.Value, depth int) bool {
 		// request, an upload), fails for reasons a redelivery may not meet
 		// again.
 		if f := callee(x.Common()); f != nil {
-			if sf := a.prog.FuncValue(f); sf != nil && a.local(sf.Pkg) && sf.Blocks != nil {
-				if cs := a.summary(sf); len(cs.occs) == 0 && len(cs.checks) == 0 && len(cs.acks) == 0 && len(cs.writes) == 0 && !cs.sends && !cs.callsOut && len(cs.failures) == 0 {
-					return false
-				}
+			if a.decodes(a.prog.FuncValue(f)) {
+				return false
 			}
 		}
 		return true
 	}
 	return false
+}
+
+// decodes reports whether f is a function of this program that performs no
+// effect, writes nothing (not even idempotently), publishes nothing, checks
+// no key, acks nothing and tests no failure of its own calls: it decodes or
+// validates, and its failure is a poison message.
+func (a *pkgAnalysis) decodes(f *ssa.Function) bool {
+	if f == nil || !a.local(f.Pkg) || f.Blocks == nil {
+		return false
+	}
+	cs := a.summary(f)
+	return len(cs.occs) == 0 && len(cs.checks) == 0 && len(cs.acks) == 0 && len(cs.writes) == 0 && !cs.sends && !cs.callsOut && len(cs.failures) == 0
 }
 
 // isLock reports whether the key of a SET NX is deleted on its success path

@@ -222,6 +222,15 @@ var brokers = concat(
 	},
 	each(Publish, "sarama", "{sarama}.SyncProducer", "SendMessage", "SendMessages"),
 
+	// --- Kafka: bsm/sarama-cluster (a group consumer over Shopify/sarama) ---
+	[]Rule{
+		{Name: "(github.com/bsm/sarama-cluster.Consumer).Messages", Role: Fetch},
+		{Name: "(github.com/bsm/sarama-cluster.Consumer).MarkOffset", Role: Ack, Arg: "msg"},
+		{Name: "(github.com/bsm/sarama-cluster.Consumer).MarkPartitionOffset", Role: Ack},
+		{Name: "(github.com/bsm/sarama-cluster.Consumer).MarkOffsets", Role: Ack},
+		{Name: "(github.com/bsm/sarama-cluster.PartitionConsumer).MarkOffset", Role: Ack},
+	},
+
 	// --- Kafka: segmentio/kafka-go --------------------------------------------
 	[]Rule{
 		{Name: "(github.com/segmentio/kafka-go.Reader).FetchMessage", Role: Fetch},

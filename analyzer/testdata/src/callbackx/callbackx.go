@@ -1,0 +1,123 @@
+// Package callbackx: handlers and steps reached through func values a
+// service's own helpers take — a preprocess callback of a forwarding loop,
+// and a handler captured by the read loop a helper returns.
+package callbackx
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"log"
+	"time"
+
+	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+	"gocloud.dev/pubsub"
+
+	"shop"
+)
+
+// MutateFunc turns a received message into the one to forward.
+type MutateFunc func(*pubsub.Message) (*pubsub.Message, error)
+
+// Forward acks a message its preprocess step rejects: when that step only
+// parses (the closure in parseOnly), a rejected message is poison, and
+// acking it is right.
+func Forward(ctx context.Context, sub *pubsub.Subscription, topic *pubsub.Topic, preprocess MutateFunc) error {
+	for {
+		m, err := sub.Receive(ctx)
+		if err != nil {
+			return err
+		}
+		out, err := preprocess(m)
+		if err != nil {
+			log.Printf("rejected: %v", err)
+			m.Ack()
+			continue
+		}
+		if err := topic.Send(ctx, out); err != nil {
+			continue
+		}
+		m.Ack()
+	}
+}
+
+func parseOnly(ctx context.Context, sub *pubsub.Subscription, topic *pubsub.Topic) error {
+	return Forward(ctx, sub, topic, func(m *pubsub.Message) (*pubsub.Message, error) {
+		var o shop.Order
+		if err := json.Unmarshal(m.Body, &o); err != nil {
+			return nil, err
+		}
+		if o.Qty <= 0 {
+			return nil, errors.New("no quantity")
+		}
+		return &pubsub.Message{Body: []byte(o.SKU)}, nil
+	})
+}
+
+// Relay acks a message its step fails on; that step publishes (a send
+// that can fail for a while), so the message is lost.
+func Relay(ctx context.Context, sub *pubsub.Subscription, check func(*pubsub.Message) error) error {
+	for {
+		m, err := sub.Receive(ctx)
+		if err != nil {
+			return err
+		}
+		if err := check(m); err != nil {
+			m.Ack() // want `ack pubsub.Message.Ack in handler Relay also runs when call fails`
+			continue
+		}
+		m.Ack()
+	}
+}
+
+func audit(ctx context.Context, sub *pubsub.Subscription, topic *pubsub.Topic) error {
+	return Relay(ctx, sub, func(m *pubsub.Message) error {
+		if err := topic.Send(ctx, &pubsub.Message{Body: m.Body}); err != nil {
+			return err
+		}
+		return nil
+	})
+}
+
+// A consumer whose ConfigMap sets group.id and not enable.auto.commit
+// commits offsets as it reads them.
+func newConsumer() (*kafka.Consumer, error) {
+	return kafka.NewConsumer(&kafka.ConfigMap{"bootstrap.servers": "localhost", "group.id": "points"})
+}
+
+// newLoop returns the read loop; the handler it calls is captured.
+func newLoop(ctx context.Context, c *kafka.Consumer, handler func(context.Context, *kafka.Message)) (start func()) {
+	return func() {
+		for {
+			m, err := c.ReadMessage(time.Second) // want `auto-ack consumer kafka.Consumer.ReadMessage \(commits by itself\) acks each message before handler func literal in newLoop performs handler points.onMessage`
+			if err != nil {
+				continue
+			}
+			handler(ctx, m)
+		}
+	}
+}
+
+type points struct{ db *sql.DB }
+
+func (p *points) onMessage(ctx context.Context, m *kafka.Message) {
+	o, err := shop.Decode(m.Value)
+	if err != nil {
+		return
+	}
+	if err := shop.AddPoints(ctx, p.db, o.User, o.Qty); err != nil { // want `IDEM001`
+		log.Printf("points: %v", err)
+	}
+}
+
+func runPoints(ctx context.Context, db *sql.DB) error {
+	c, err := newConsumer()
+	if err != nil {
+		return err
+	}
+	p := &points{db: db}
+	start := newLoop(ctx, c, p.onMessage)
+	go start()
+	return nil
+}
