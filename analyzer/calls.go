@@ -1316,6 +1316,10 @@ func (a *pkgAnalysis) constructorsDepth(v ssa.Value, name string, depth int) []*
 			from = storedTo(closureBindings(fv)) // a captured variable
 			break
 		}
+		if al, ok := x.X.(*ssa.Alloc); ok {
+			from = storedTo([]ssa.Value{al}) // a variable a closure captures
+			break
+		}
 		fa, ok := x.X.(*ssa.FieldAddr)
 		if !ok {
 			return nil
@@ -1379,7 +1383,8 @@ func storedTo(addrs []ssa.Value) []ssa.Value {
 }
 
 // localResults returns the values a static call of a function with a body
-// (a constructor helper of the program) returns as its result index.
+// (a constructor helper of the program) returns as its result index, but
+// the nils its error returns give.
 func localResults(v ssa.Value, index int) []ssa.Value {
 	call, ok := v.(*ssa.Call)
 	if !ok {
@@ -1391,8 +1396,8 @@ func localResults(v ssa.Value, index int) []ssa.Value {
 	}
 	var out []ssa.Value
 	for _, b := range f.Blocks {
-		if r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && index < len(r.Results) {
-			out = append(out, r.Results[index])
+		if r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && index < len(r.Results) && !isNilConst(r.Results[index]) {
+			out = append(out, r.Results[index]) // not the nil of an error return
 		}
 	}
 	return out
@@ -1480,6 +1485,25 @@ func (a *pkgAnalysis) methodParam(fn *ssa.Function, req ssa.Value) int {
 // constructor of the catalog (http.NewRequest(WithContext)).
 func (a *pkgAnalysis) httpMethod(req ssa.Value) (string, bool) {
 	v := peel(req)
+	if phi, ok := v.(*ssa.Phi); ok {
+		// A request made on either branch (with a context or without):
+		// the method both give.
+		method := ""
+		for _, e := range phi.Edges {
+			if isNilConst(e) {
+				continue
+			}
+			if _, ok := peel(e).(*ssa.Phi); ok {
+				return "", false
+			}
+			m, ok := a.httpMethod(e)
+			if !ok || method != "" && m != method {
+				return "", false
+			}
+			method = m
+		}
+		return method, method != ""
+	}
 	if ex, ok := v.(*ssa.Extract); ok {
 		v = ex.Tuple
 	}

@@ -132,9 +132,14 @@
 // # Two modes
 //
 // Standalone, idemlint ./... (cmd/idemlint) checks the whole program: it
-// loads every package of the modules the patterns are in from source (their
-// dependencies from export data: the catalog describes client libraries),
-// builds SSA for all of it and resolves calls through interfaces and func
+// loads every package of the modules the patterns are in from source, and
+// with them the direct dependencies that are clients the catalog does not
+// describe (a dependency package that imports net/http, database/sql,
+// net/smtp, gRPC or a catalogued client: a vendor's generated API client,
+// a company's wrapper over its database), so that an effect inside such a
+// client counts where the program calls it; every other dependency comes
+// from export data (the catalog describes the client libraries). It builds
+// SSA for all of it and resolves calls through interfaces and func
 // values with a call graph (VTA over the program's own functions, seeded by
 // the program's implementations of each interface method). So it sees what
 // real services do: effects behind repository interfaces whose only

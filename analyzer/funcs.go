@@ -994,13 +994,7 @@ func (a *pkgAnalysis) failingCall(v ssa.Value, depth int) bool {
 			// A func value is processing, unless in a whole program every
 			// function it can be is this program's and only decodes (a
 			// preprocess callback that parses the message).
-			fs := a.callees[x]
-			for _, f := range fs {
-				if !a.decodes(f) {
-					return true
-				}
-			}
-			return len(fs) == 0
+			return !a.decodesAll(a.callees[x])
 		}
 		rules := a.rulesOf(fn)
 		for _, r := range rules {
@@ -1063,6 +1057,17 @@ func (a *pkgAnalysis) failingCall(v ssa.Value, depth int) bool {
 		return true
 	}
 	return false
+}
+
+// decodesAll reports whether fs, the functions a dynamic call can reach,
+// are some and all decode (see decodes).
+func (a *pkgAnalysis) decodesAll(fs []*ssa.Function) bool {
+	for _, f := range fs {
+		if !a.decodes(f) {
+			return false
+		}
+	}
+	return len(fs) > 0
 }
 
 // decodes reports whether f is a function of this program that performs no

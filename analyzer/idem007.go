@@ -50,6 +50,9 @@ func (a *pkgAnalysis) checkAutoAcks(s *summary) {
 			}
 			where = s.fn
 			s.forwardUntil(aa.call, stop, func(in ssa.Instruction) int {
+				if ci, ok := in.(ssa.CallInstruction); ok && s.dispatch[in] != nil && a.decodesAll(a.callees[ci]) {
+					return 0 // a filter the message is handed to first
+				}
 				if eff = s.lossAt(in); eff != nil {
 					return 2
 				}

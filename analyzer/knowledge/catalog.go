@@ -239,6 +239,10 @@ func (c *Catalog) packageRules(pkg string) []*Rule {
 	return rs
 }
 
+// PackageRuled reports whether a whole-package rule (telemetry, a package
+// to ignore) covers the package at path.
+func (c *Catalog) PackageRuled(path string) bool { return len(c.packageRules(NormPath(path))) > 0 }
+
 // Find returns fn's first rule of role r, nil if none.
 func (c *Catalog) Find(fn *types.Func, r Role) *Rule {
 	for _, x := range c.Lookup(fn) {

@@ -57,10 +57,11 @@ func openCache() resultCache {
 // their files and modules. It compiles nothing (no export data, no cgo).
 const cacheMode = packages.NeedName | packages.NeedFiles | packages.NeedImports | packages.NeedDeps | packages.NeedModule
 
-// key returns the cache key of a run over patterns, "" when the cache is
-// off or the inputs cannot all be read.
-func (c resultCache) key(s standaloneArgs, cfg analyzer.Config, patterns, build []string, roots []*packages.Package) string {
-	if c.dir == "" {
+// key returns the cache key of a run over patterns, whose packages and
+// dependencies pkgs lists (cacheMode), "" when the cache is off or the
+// inputs cannot all be read.
+func (c resultCache) key(s standaloneArgs, cfg analyzer.Config, patterns, build []string, roots, pkgs []*packages.Package) string {
+	if c.dir == "" || pkgs == nil {
 		return ""
 	}
 	exe, err := executableHash()
@@ -83,10 +84,6 @@ func (c resultCache) key(s standaloneArgs, cfg analyzer.Config, patterns, build 
 		if err := hashFile(h, rulesPath); err != nil {
 			fmt.Fprintf(h, "rules %s: %v\n", rulesPath, err)
 		}
-	}
-	pkgs, err := packages.Load(&packages.Config{Mode: cacheMode, BuildFlags: build, Tests: s.tests}, patterns...)
-	if err != nil {
-		return ""
 	}
 	var all []*packages.Package
 	packages.Visit(pkgs, nil, func(p *packages.Package) { all = append(all, p) })

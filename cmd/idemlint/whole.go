@@ -16,7 +16,9 @@ import (
 )
 
 // wholeMode is the packages.Load mode of the whole-program driver: the
-// program's own packages from syntax, their dependencies from export data.
+// program's own packages (and the client packages among their direct
+// dependencies, see clientDeps) from syntax, the other dependencies from
+// export data.
 const wholeMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports |
 	packages.NeedTypes | packages.NeedSyntax | packages.NeedTypesInfo | packages.NeedTypesSizes | packages.NeedModule
 
@@ -73,10 +75,20 @@ func whole(s standaloneArgs) int {
 		}
 	}
 	cfg := analyzer.FlagConfig()
+	// The program's packages and their dependencies, listed (nothing
+	// compiled): the client packages among its direct dependencies are
+	// analysed from source too, and the cache key hashes the listing.
+	listing, lerr := packages.Load(&packages.Config{Mode: cacheMode, BuildFlags: build, Tests: s.tests}, patterns...)
+	if lerr != nil {
+		listing = nil
+	}
+	if len(mods) > 0 {
+		patterns = append(patterns, clientDeps(listing, seenMod)...)
+	}
 	// A run over the same files, dependencies, settings and idemlint as an
 	// earlier one prints what that run found.
 	cache := openCache()
-	key := cache.key(s, cfg, patterns, build, roots)
+	key := cache.key(s, cfg, patterns, build, roots, listing)
 	if res, ok := cache.get(key); ok {
 		return res.print(s)
 	}

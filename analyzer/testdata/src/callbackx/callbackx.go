@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log"
+	"net/http"
 	"time"
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
@@ -82,21 +83,37 @@ func audit(ctx context.Context, sub *pubsub.Subscription, topic *pubsub.Topic) e
 
 // A consumer whose ConfigMap sets group.id and not enable.auto.commit
 // commits offsets as it reads them.
-func newConsumer() (*kafka.Consumer, error) {
-	return kafka.NewConsumer(&kafka.ConfigMap{"bootstrap.servers": "localhost", "group.id": "points"})
+func newConsumer(topic string) (*kafka.Consumer, error) {
+	c, err := kafka.NewConsumer(&kafka.ConfigMap{"bootstrap.servers": "localhost", "group.id": "points"})
+	if err != nil {
+		return nil, err
+	}
+	if err := c.SubscribeTopics([]string{topic}, nil); err != nil {
+		return nil, err
+	}
+	return c, nil
 }
 
-// newLoop returns the read loop; the handler it calls is captured.
-func newLoop(ctx context.Context, c *kafka.Consumer, handler func(context.Context, *kafka.Message)) (start func()) {
+// newLoop returns the read loop; the filter and the handler it calls are
+// captured. The filter only reads the message: the work lost with an
+// autocommitted message is the handler's.
+func newLoop(ctx context.Context, c *kafka.Consumer, keep func(*kafka.Message) bool, handler func(context.Context, *kafka.Message)) (start func()) {
 	return func() {
 		for {
 			m, err := c.ReadMessage(time.Second) // want `auto-ack consumer kafka.Consumer.ReadMessage \(commits by itself\) acks each message before handler func literal in newLoop performs handler points.onMessage`
 			if err != nil {
 				continue
 			}
+			if keep != nil && !keep(m) {
+				continue
+			}
 			handler(ctx, m)
 		}
 	}
+}
+
+func byKey(key string) func(*kafka.Message) bool {
+	return func(m *kafka.Message) bool { return string(m.Key) == key }
 }
 
 type points struct{ db *sql.DB }
@@ -112,12 +129,33 @@ func (p *points) onMessage(ctx context.Context, m *kafka.Message) {
 }
 
 func runPoints(ctx context.Context, db *sql.DB) error {
-	c, err := newConsumer()
+	c, err := newConsumer("points")
 	if err != nil {
 		return err
 	}
+	defer func() { c.Close() }() // c is captured: a variable of its own
 	p := &points{db: db}
-	start := newLoop(ctx, c, p.onMessage)
-	go start()
+	start := newLoop(ctx, c, byKey("points"), p.onMessage)
+	start()
 	return nil
+}
+
+// onLookup only reads: its request is a GET made on either branch.
+func onLookup(ctx context.Context, m *kafka.Message) error {
+	resp, err := fetch(ctx, "https://registry.example/"+string(m.Key))
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+func fetch(ctx context.Context, url string) (*http.Response, error) {
+	var req *http.Request
+	if ctx != nil {
+		req, _ = http.NewRequestWithContext(ctx, "GET", url, nil)
+	} else {
+		req, _ = http.NewRequest("GET", url, nil)
+	}
+	client := &http.Client{}
+	return client.Do(req)
 }

@@ -1,0 +1,86 @@
+package main_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestClientDependency: an effect inside a dependency module that is a
+// client (it imports net/http) counts where the program calls it, in the
+// whole-program mode; the dependency's own code is not reported.
+func TestClientDependency(t *testing.T) {
+	bin := idemlint(t)
+	dir := writeModule(t, map[string]string{
+		"svc/svc.go": `package svc
+
+import (
+	"context"
+
+	"example.com/mailapi"
+)
+
+//idem:handler
+func OnSignup(ctx context.Context, c *mailapi.Client, to string) error {
+	return c.SendWelcome(ctx, to)
+}
+
+//idem:handler
+func OnLookup(ctx context.Context, c *mailapi.Client, to string) error {
+	_, err := c.Status(ctx, to)
+	return err
+}
+`,
+		"mailapi/go.mod": "module example.com/mailapi\n\ngo 1.26\n",
+		"mailapi/mail.go": `// Package mailapi is a vendor's mail API client.
+package mailapi
+
+import (
+	"context"
+	"net/http"
+	"strings"
+)
+
+type Client struct{ hc *http.Client }
+
+func (c *Client) SendWelcome(ctx context.Context, to string) error {
+	return c.call(ctx, http.MethodPost, "/send?to="+to)
+}
+
+func (c *Client) Status(ctx context.Context, to string) (string, error) {
+	return "", c.call(ctx, http.MethodGet, "/status?to="+to)
+}
+
+func (c *Client) call(ctx context.Context, method, path string) error {
+	req, err := http.NewRequestWithContext(ctx, method, "https://mail.example"+path, strings.NewReader(""))
+	if err != nil {
+		return err
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+`,
+	})
+	gomod := "module example.com/m\n\ngo 1.26\n\nrequire example.com/mailapi v0.0.0\n\nreplace example.com/mailapi => ./mailapi\n"
+	must(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644))
+	r := run(t, dir, t.TempDir(), nil, bin, "./...")
+	if r.code != 3 {
+		t.Fatalf("exit %d, want 3 (findings)\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	out := r.stdout + r.stderr
+	if !strings.Contains(out, "svc/svc.go:11:22: effect mailapi.Client.SendWelcome") || !strings.Contains(out, "in handler OnSignup") {
+		t.Errorf("the dependency's POST is not found at the program's call:\n%s", out)
+	}
+	if strings.Contains(out, "OnLookup") {
+		t.Errorf("a GET through the dependency is reported:\n%s", out)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "mailapi/") && strings.Contains(line, "(IDEM") {
+			t.Errorf("the dependency's own code is reported: %s", line)
+		}
+	}
+}
