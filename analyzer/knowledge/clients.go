@@ -43,6 +43,7 @@ var base = Base{
 		{Type: "github.com/aws/aws-sdk-go-v2/service/sqs/types.Message", Client: "sqs"},
 		{Type: "{redis}.XMessage", Client: "redis"},
 		{Type: "github.com/hibiken/asynq.Task", Client: "asynq", ReturnAck: true},
+		{Type: "github.com/gocraft/work.Job", Client: "gocraftwork", ReturnAck: true},
 		{Type: "github.com/apache/rocketmq-client-go/v2/primitive.MessageExt", Client: "rocketmq", ReturnAck: true},
 		// NSQ: a Handler returning nil FINs the message, an error REQs it.
 		{Type: "github.com/nsqio/go-nsq.Message", Client: "nsq", ReturnAck: true},
@@ -359,6 +360,14 @@ var brokers = concat(
 
 	// --- asynq and RocketMQ ---------------------------------------------------------
 	each(Publish, "asynq", "github.com/hibiken/asynq.Client", "Enqueue", "EnqueueContext"),
+
+	// --- gocraft/work (Redis job queue): a job function returning nil is
+	// done, an error retries it (MaxFails, then the dead set) -------------
+	[]Rule{
+		{Name: "(github.com/gocraft/work.WorkerPool).Job", Role: Register, Arg: "fn"},
+		{Name: "(github.com/gocraft/work.WorkerPool).JobWithOptions", Role: Register, Arg: "fn"},
+	},
+	each(Publish, "gocraftwork", "github.com/gocraft/work.Enqueuer", "Enqueue", "EnqueueIn", "EnqueueUnique", "EnqueueUniqueIn"),
 	[]Rule{
 		{Name: "(github.com/hibiken/asynq.ServeMux).HandleFunc", Role: Register, Arg: "handler"},
 		{Name: "(github.com/hibiken/asynq.ServeMux).Handle", Role: Register, Arg: "handler"},
