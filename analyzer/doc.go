@@ -136,9 +136,11 @@
 // with them the direct dependencies that are clients the catalog does not
 // describe (a dependency package that imports net/http, database/sql,
 // net/smtp, gRPC or a catalogued client: a vendor's generated API client,
-// a company's wrapper over its database), so that an effect inside such a
-// client counts where the program calls it; every other dependency comes
-// from export data (the catalog describes the client libraries). It builds
+// a company's wrapper over its database) and that the handlers reach
+// (CheckProgramReach finds them in a first check with every dependency
+// from export data), so that an effect inside such a client counts where
+// the program calls it; every other dependency comes from export data
+// (the catalog describes the client libraries). It builds
 // SSA for all of it and resolves calls through interfaces and func
 // values with a call graph (VTA over the program's own functions, seeded by
 // the program's implementations of each interface method). So it sees what

@@ -135,6 +135,15 @@ func (s *summary) stateValues(c *check, row ssa.Value, depth int) {
 			if x.Op == token.MUL {
 				s.stateValues(c, x, depth+1) // o := *p
 			}
+		case *ssa.IndexAddr:
+			// An element of a slice of rows, as a range loop reads it.
+			for _, rr := range *x.Referrers() {
+				if ld, ok := rr.(*ssa.UnOp); ok && ld.Op == token.MUL && ld.X == x {
+					s.stateValues(c, ld, depth+1)
+				}
+			}
+		case *ssa.Index:
+			s.stateValues(c, x, depth+1)
 		}
 	}
 }
@@ -148,15 +157,22 @@ func (s *summary) stateCond(v ssa.Value) *dval {
 		if x.Op == token.NOT {
 			return s.stateCond(x.X)
 		}
+	case *ssa.Phi:
+		return s.flagState(x, map[*ssa.Phi]bool{})
 	case *ssa.BinOp:
-		if x.Op != token.EQL && x.Op != token.NEQ {
-			return nil
-		}
 		d, other := s.values[x.X], x.Y
 		if d == nil || d.kind != vState {
 			d, other = s.values[x.Y], x.X
 		}
 		if d == nil || d.kind != vState {
+			return nil
+		}
+		if isZeroIDTest(x.Op, d, other) {
+			// find.ID == 0 (or <= 0) after a lookup filled find: the row
+			// was not found, as a nil row is.
+			return &dval{chk: d.chk, kind: vState}
+		}
+		if x.Op != token.EQL && x.Op != token.NEQ {
 			return nil
 		}
 		if k, ok := other.(*ssa.Const); ok {
@@ -176,6 +192,90 @@ func (s *summary) stateCond(v ssa.Value) *dval {
 		}
 	}
 	return nil
+}
+
+// flagState returns the state a boolean flag carries: a variable set to
+// true in a branch on a looked-up row's state (found = true when a row of
+// the loop over the rows matches), and otherwise only to false or to
+// itself. Testing the flag asks whether a matching row was found, as a
+// nil test of one row does.
+func (s *summary) flagState(p *ssa.Phi, seen map[*ssa.Phi]bool) *dval {
+	if seen[p] {
+		return nil
+	}
+	seen[p] = true
+	var found *dval
+	for i, e := range p.Edges {
+		switch x := e.(type) {
+		case *ssa.Phi:
+			d := s.flagState(x, seen)
+			if d == nil && !seen[x] {
+				return nil
+			}
+			if d != nil {
+				found = d
+			}
+		case *ssa.Const:
+			if x.Value == nil || x.Value.Kind() != constant.Bool {
+				return nil
+			}
+			if !constant.BoolVal(x.Value) {
+				continue
+			}
+			d := s.dominatingState(p.Block().Preds[i])
+			if d == nil {
+				return nil
+			}
+			found = d
+		default:
+			return nil
+		}
+	}
+	if found == nil {
+		return nil
+	}
+	return &dval{chk: found.chk, kind: vState}
+}
+
+// dominatingState returns the state value of the nearest branch on a
+// looked-up row's state that dominates b.
+func (s *summary) dominatingState(b *ssa.BasicBlock) *dval {
+	for d := b; d != nil; d = d.Idom() {
+		if in, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If); ok {
+			if _, flag := in.Cond.(*ssa.Phi); flag {
+				continue // one flag set under another: not followed
+			}
+			if v := s.stateCond(in.Cond); v != nil {
+				return v
+			}
+		}
+	}
+	return nil
+}
+
+// isZeroIDTest reports whether op compares the identity field of a
+// looked-up row (ID, Id) with its zero value: an ORM that fills a struct
+// leaves it zero when no row matched, so the test asks "found?".
+func isZeroIDTest(op token.Token, d *dval, other ssa.Value) bool {
+	if normColumn(d.field) != "id" {
+		return false
+	}
+	k, ok := other.(*ssa.Const)
+	if !ok || k.Value == nil {
+		return false
+	}
+	switch op {
+	case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+	default:
+		return false
+	}
+	switch k.Value.Kind() {
+	case constant.Int:
+		return constant.Sign(k.Value) == 0 || (op == token.LSS || op == token.GEQ) && constant.Compare(k.Value, token.EQL, constant.MakeInt64(1))
+	case constant.String:
+		return constant.StringVal(k.Value) == ""
+	}
+	return false
 }
 
 // stateDecision makes the decision of a branch on a state value: the side
@@ -246,7 +346,7 @@ func (a *pkgAnalysis) inferState(s *summary) {
 		for i, v := range r.Results {
 			for _, v := range returnedValues(v) {
 				for _, c := range s.checks {
-					if c.kind == ckLookup && c.table != "" && containsValue(c.bases, v) {
+					if c.kind == ckLookup && c.table != "" && (containsValue(c.bases, v) || appendsBase(v, c.bases, map[ssa.Value]bool{})) {
 						s.row = &stateFact{Result: i, Table: c.table, KeyParam: paramIndex(s.fn, c.key)}
 						return
 					}
@@ -254,6 +354,40 @@ func (a *pkgAnalysis) inferState(s *summary) {
 			}
 		}
 	}
+}
+
+// appendsBase reports whether v is a slice of looked-up rows: the rows a
+// loop over a query's result scans and appends (events = append(events,
+// &event)), through the loop's phis.
+func appendsBase(v ssa.Value, bases []ssa.Value, seen map[ssa.Value]bool) bool {
+	if seen[v] {
+		return false
+	}
+	seen[v] = true
+	switch x := v.(type) {
+	case *ssa.Phi:
+		for _, e := range x.Edges {
+			if appendsBase(e, bases, seen) {
+				return true
+			}
+		}
+	case *ssa.Call:
+		b, ok := x.Call.Value.(*ssa.Builtin)
+		if !ok || b.Name() != "append" || len(x.Call.Args) != 2 {
+			return false
+		}
+		vals, _ := variadicValues(x.Call.Args[1])
+		for _, e := range vals {
+			if ld, ok := e.(*ssa.UnOp); ok && ld.Op == token.MUL {
+				e = ld.X // append(rows, row) of a struct value
+			}
+			if containsValue(bases, e) {
+				return true
+			}
+		}
+		return appendsBase(x.Call.Args[0], bases, seen)
+	}
+	return false
 }
 
 // returnedValues returns what a return's result v may be: v, the

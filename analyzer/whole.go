@@ -35,8 +35,29 @@ import (
 // with the service's own helper) is a handler. It returns the findings
 // sorted by position; packages with type errors are skipped.
 func CheckProgram(pkgs []*packages.Package, c Config) ([]Finding, error) {
+	out, _, err := checkProgram(pkgs, c, nil)
+	return out, err
+}
+
+// CheckProgramReach is CheckProgram that also returns, of the dependency
+// packages in candidates (read from export data: no function bodies), the
+// ones the program's handlers reach: a function or method of one is
+// called, statically or through an interface it declares, by a handler
+// or by a function a handler reaches in the program. A driver loads those
+// from source and checks the program again, so that an effect inside them
+// counts where the handler calls them, without reading every dependency's
+// source.
+func CheckProgramReach(pkgs []*packages.Package, c Config, candidates []string) ([]Finding, []string, error) {
+	want := map[string]bool{}
+	for _, p := range candidates {
+		want[p] = true
+	}
+	return checkProgram(pkgs, c, want)
+}
+
+func checkProgram(pkgs []*packages.Package, c Config, candidates map[string]bool) ([]Finding, []string, error) {
 	if len(pkgs) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	dir := pkgs[0].Dir
 	if dir == "" && len(pkgs[0].GoFiles) > 0 {
@@ -44,10 +65,10 @@ func CheckProgram(pkgs []*packages.Package, c Config) ([]Finding, error) {
 	}
 	cfg, err := newSettings(c).config(dir)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := verifyRules(cfg, pkgs); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	fset := pkgs[0].Fset
 	cat := cfg.cat
@@ -79,6 +100,10 @@ func CheckProgram(pkgs []*packages.Package, c Config) ([]Finding, error) {
 	a.analyseAll()
 	a.checkAll()
 	phase("analysis")
+	var reached []string
+	if len(candidates) > 0 {
+		reached = a.reachedPackages(candidates)
+	}
 	sort.SliceStable(out, func(i, j int) bool {
 		pi, pj := fset.Position(out[i].Pos), fset.Position(out[j].Pos)
 		if pi.Filename != pj.Filename {
@@ -89,7 +114,65 @@ func CheckProgram(pkgs []*packages.Package, c Config) ([]Finding, error) {
 		}
 		return out[i].Code < out[j].Code
 	})
-	return out, nil
+	return out, reached, nil
+}
+
+// reachedPackages returns, sorted, the packages of candidates whose
+// functions (bodiless: read from export data) or interface methods the
+// handlers call, directly or through the program's functions they reach.
+func (a *pkgAnalysis) reachedPackages(candidates map[string]bool) []string {
+	var work []*ssa.Function
+	seen := map[*ssa.Function]bool{}
+	visit := func(f *ssa.Function) {
+		if f != nil && f.Blocks != nil && !seen[f] {
+			seen[f] = true
+			work = append(work, f)
+		}
+	}
+	for _, fn := range a.funcs {
+		if a.summary(fn).root || a.registered[fn] || a.dispatched[fn] || a.queued[fn] {
+			visit(fn)
+		}
+	}
+	found := map[string]bool{}
+	note := func(obj types.Object) {
+		if obj != nil && obj.Pkg() != nil && candidates[obj.Pkg().Path()] {
+			found[obj.Pkg().Path()] = true
+		}
+	}
+	for len(work) > 0 {
+		fn := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, anon := range fn.AnonFuncs {
+			visit(anon)
+		}
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				ci, ok := instr.(ssa.CallInstruction)
+				if !ok {
+					continue
+				}
+				cc := ci.Common()
+				if cc.IsInvoke() {
+					note(cc.Method)
+				} else if f := cc.StaticCallee(); f != nil {
+					if f.Blocks == nil {
+						note(f.Object())
+					}
+					visit(f)
+				}
+				for _, f := range a.callees[ci] {
+					visit(f)
+				}
+			}
+		}
+	}
+	out := make([]string, 0, len(found))
+	for p := range found {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // verifyRules checks that every function a team named (flags, rules file)

@@ -26,7 +26,8 @@ const (
 // clientDeps returns the packages, among the direct dependencies of the
 // program's own packages (listed with their imports and files), that are
 // clients the catalog does not describe: a vendor's generated API client,
-// a company's wrapper over a database or over a known client. They are
+// a company's wrapper over a database or over a known client. Those of
+// them the program's handlers reach (analyse asks CheckProgramReach) are
 // analysed from source like the program, so that an effect inside them
 // (the HTTP POST a mail API's SendTransacEmail makes) counts where the
 // program calls them; every other dependency is read from export data

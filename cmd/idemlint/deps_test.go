@@ -9,7 +9,8 @@ import (
 
 // TestClientDependency: an effect inside a dependency module that is a
 // client (it imports net/http) counts where the program calls it, in the
-// whole-program mode; the dependency's own code is not reported.
+// whole-program mode; the dependency's own code is not reported, and a
+// client only non-handlers call is not read from source.
 func TestClientDependency(t *testing.T) {
 	bin := idemlint(t)
 	dir := writeModule(t, map[string]string{
@@ -19,7 +20,13 @@ import (
 	"context"
 
 	"example.com/mailapi"
+	"example.com/smsapi"
 )
+
+// Notify is no handler: the SMS client it calls stays export data.
+func Notify(ctx context.Context, c *smsapi.Client, to string) error {
+	return c.Send(ctx, to)
+}
 
 //idem:handler
 func OnSignup(ctx context.Context, c *mailapi.Client, to string) error {
@@ -33,6 +40,29 @@ func OnLookup(ctx context.Context, c *mailapi.Client, to string) error {
 }
 `,
 		"mailapi/go.mod": "module example.com/mailapi\n\ngo 1.26\n",
+		"smsapi/go.mod":  "module example.com/smsapi\n\ngo 1.26\n",
+		"smsapi/sms.go": `// Package smsapi is a vendor's SMS API client.
+package smsapi
+
+import (
+	"context"
+	"net/http"
+)
+
+type Client struct{ hc *http.Client }
+
+func (c *Client) Send(ctx context.Context, to string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "https://sms.example/send?to="+to, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+`,
 		"mailapi/mail.go": `// Package mailapi is a vendor's mail API client.
 package mailapi
 
@@ -65,15 +95,18 @@ func (c *Client) call(ctx context.Context, method, path string) error {
 }
 `,
 	})
-	gomod := "module example.com/m\n\ngo 1.26\n\nrequire example.com/mailapi v0.0.0\n\nreplace example.com/mailapi => ./mailapi\n"
+	gomod := "module example.com/m\n\ngo 1.26\n\nrequire (\n\texample.com/mailapi v0.0.0\n\texample.com/smsapi v0.0.0\n)\n\nreplace example.com/mailapi => ./mailapi\n\nreplace example.com/smsapi => ./smsapi\n"
 	must(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644))
-	r := run(t, dir, t.TempDir(), nil, bin, "./...")
+	r := run(t, dir, t.TempDir(), []string{"IDEMLINT_TRACE=1"}, bin, "./...")
 	if r.code != 3 {
 		t.Fatalf("exit %d, want 3 (findings)\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 	out := r.stdout + r.stderr
-	if !strings.Contains(out, "svc/svc.go:11:22: effect mailapi.Client.SendWelcome") || !strings.Contains(out, "in handler OnSignup") {
+	if !strings.Contains(out, "svc/svc.go:17:22: effect mailapi.Client.SendWelcome") || !strings.Contains(out, "in handler OnSignup") {
 		t.Errorf("the dependency's POST is not found at the program's call:\n%s", out)
+	}
+	if !strings.Contains(r.stderr, "client dependencies: 2 candidates, 1 reached by handlers") || !strings.Contains(r.stderr, "from source: example.com/mailapi\n") || strings.Contains(r.stderr, "from source: example.com/smsapi") {
+		t.Errorf("want the mail client, and not the SMS client, read from source:\n%s", r.stderr)
 	}
 	if strings.Contains(out, "OnLookup") {
 		t.Errorf("a GET through the dependency is reported:\n%s", out)

@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -82,18 +83,19 @@ func whole(s standaloneArgs) int {
 	if lerr != nil {
 		listing = nil
 	}
+	var clients []string
 	if len(mods) > 0 {
-		patterns = append(patterns, clientDeps(listing, seenMod)...)
+		clients = clientDeps(listing, seenMod)
 	}
 	// A run over the same files, dependencies, settings and idemlint as an
 	// earlier one prints what that run found.
 	cache := openCache()
-	key := cache.key(s, cfg, patterns, build, roots, listing)
+	key := cache.key(s, cfg, append(slices.Clip(patterns), clients...), build, roots, listing)
 	if res, ok := cache.get(key); ok {
 		return res.print(s)
 	}
 	res := &results{}
-	if !analyse(s, cfg, patterns, build, named, targets, failed, res) {
+	if !analyse(s, cfg, patterns, clients, build, named, targets, failed, res) {
 		return 1
 	}
 	if !res.failed {
@@ -106,11 +108,46 @@ func whole(s standaloneArgs) int {
 // the findings in the files of targets (res.failed says whether packages
 // the patterns name did not load). It reports false, after printing why,
 // when the run could not be done.
-func analyse(s standaloneArgs, cfg analyzer.Config, patterns, build []string, named map[string]bool, targets map[string]string, failed bool, res *results) bool {
+//
+// clients are dependencies that may be analysed from source (clientDeps).
+// The program is checked first with every dependency from export data;
+// when its handlers reach some of clients, it is loaded again with those
+// from source and checked again, and that run's findings count. Reading
+// only what the handlers reach keeps a large service with many API
+// clients among its dependencies from paying for all of them.
+func analyse(s standaloneArgs, cfg analyzer.Config, patterns, clients, build []string, named map[string]bool, targets map[string]string, failed bool, res *results) bool {
+	trace := os.Getenv("IDEMLINT_TRACE") != ""
+	prog, ok := load(s, patterns, build, named, &failed, res)
+	if !ok {
+		return false
+	}
+	diags, reached, err := analyzer.CheckProgramReach(prog, cfg, clients)
+	if trace {
+		fmt.Fprintf(os.Stderr, "idemlint: client dependencies: %d candidates, %d reached by handlers\n", len(clients), len(reached))
+		for _, d := range reached {
+			fmt.Fprintf(os.Stderr, "idemlint:   from source: %s\n", d)
+		}
+	}
+	if err == nil && len(reached) > 0 {
+		prog = nil
+		res.stderr = nil
+		if prog, ok = load(s, append(slices.Clip(patterns), reached...), build, named, &failed, res); !ok {
+			return false
+		}
+		diags, err = analyzer.CheckProgram(prog, cfg)
+	}
+	return report(prog, diags, err, targets, failed, res)
+}
+
+// load loads the packages of patterns with syntax and types (their
+// dependencies from export data) and returns those that loaded; a package
+// of the program that did not is a warning in res, one the patterns name
+// sets *failed.
+func load(s standaloneArgs, patterns, build []string, named map[string]bool, failed *bool, res *results) ([]*packages.Package, bool) {
 	pkgs, err := packages.Load(&packages.Config{Mode: wholeMode, BuildFlags: build, Tests: s.tests}, patterns...)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "idemlint: %v\n", err)
-		return false
+		return nil, false
 	}
 	var prog []*packages.Package
 	errSeen := map[string]bool{}
@@ -128,14 +165,19 @@ func analyse(s standaloneArgs, cfg analyzer.Config, patterns, build []string, na
 				res.stderr = append(res.stderr, msg)
 			}
 			if named[p.PkgPath] {
-				failed = true
+				*failed = true
 			}
 		}
 		if p.Types != nil && len(p.Syntax) > 0 {
 			prog = append(prog, p)
 		}
 	}
-	diags, err := analyzer.CheckProgram(prog, cfg)
+	return prog, true
+}
+
+// report collects into res the findings of a check of prog in the files
+// of targets, or prints why the check failed and reports false.
+func report(prog []*packages.Package, diags []analyzer.Finding, err error, targets map[string]string, failed bool, res *results) bool {
 	if err != nil {
 		for _, m := range res.stderr {
 			fmt.Fprintln(os.Stderr, m)

@@ -62,3 +62,45 @@ func (b *Books) amounted(ctx context.Context, m amqp.Delivery) {
 	b.db.Model(&Invoice{}).Where("id = ?", inv.ID).Updates(&Invoice{Status: "booked"})
 	m.Ack(false)
 }
+
+type Subscription struct {
+	ID   int64
+	Name string
+}
+
+// subscribe creates the subscription only when the lookup by name found
+// none: a zero ID after Take is "not found".
+func (b *Books) subscribe(ctx context.Context, m amqp.Delivery) {
+	var find Subscription
+	err := b.db.WithContext(ctx).Where("name = ?", string(m.Body)).Take(&find).Error
+	if err != nil && err != gorm.ErrRecordNotFound {
+		m.Nack(false, true)
+		return
+	}
+	if find.ID <= 0 {
+		if err := b.db.WithContext(ctx).Create(&Subscription{Name: string(m.Body)}).Error; err != nil {
+			m.Nack(false, true)
+			return
+		}
+	}
+	m.Ack(false)
+}
+
+// credit looks up the subscription, but credits a ledger, which the
+// lookup does not guard: a zero-ID test of another table is validation.
+func (b *Books) credit(ctx context.Context, m amqp.Delivery) {
+	var find Subscription
+	if err := b.db.WithContext(ctx).Where("name = ?", string(m.Body)).Take(&find).Error; err != nil && err != gorm.ErrRecordNotFound {
+		m.Nack(false, true)
+		return
+	}
+	if find.ID == 0 {
+		m.Nack(false, false)
+		return
+	}
+	if err := b.db.Create(&Ledger{ID: find.Name, Balance: 1}).Error; err != nil { // want `IDEM001`
+		m.Nack(false, true)
+		return
+	}
+	m.Ack(false)
+}
