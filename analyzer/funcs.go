@@ -32,6 +32,11 @@ type pkgAnalysis struct {
 	// interface method or a func value) can reach, from the call graph.
 	pkgs    map[*ssa.Package]bool
 	callees map[ssa.CallInstruction][]*ssa.Function
+	// receivers: the functions receiving from each channel field or
+	// variable; handoffs: what a call of a function hands to another
+	// goroutine over one (handoff.go). Both built on demand.
+	receivers map[any][]*ssa.Function
+	handoffs  map[*ssa.Function]string
 	// dispatched: functions a message is dispatched to through a func value
 	// or an interface (a handler registered with a helper), and registered:
 	// those handed to a registration API; both are handlers.
@@ -104,7 +109,7 @@ func newAnalysis(fset *token.FileSet, cat *knowledge.Catalog, cfg *config, dirs 
 	return &pkgAnalysis{fset: fset, cat: cat, cfg: cfg, dirs: dirs,
 		sums: map[*ssa.Function]*summary{}, uses: map[*ssa.Function]*funcUses{}, seen: map[string]bool{},
 		fresh: map[*types.Func]string{}, dispatched: map[*ssa.Function]bool{}, registered: map[*ssa.Function]bool{}, once: map[*ssa.Function]bool{}, redelivered: map[*ssa.Function]bool{}, feeders: map[*ssa.Function][]*ssa.Function{}, queued: map[*ssa.Function]bool{}, queuePkgs: map[*ssa.Package]bool{},
-		resultAck: map[*ssa.Function]resultAck{}}
+		resultAck: map[*ssa.Function]resultAck{}, handoffs: map[*ssa.Function]string{}}
 }
 
 // build creates the package's SSA (as buildssa does, without ctrlflow: a

@@ -13,7 +13,12 @@ var doc002 = CodeDoc{
 	Text: `The message is acked (or a goroutine doing the effect is not waited for,
 or the effect was only queued to a client's background workers, as a bulk
 indexer's Add, and not flushed) before the effect: a crash in between loses
-the message. Paths stop at the
+the message. Handing the message over a channel to a goroutine of the
+program that does the effect, and acking, is the same: the channel a struct
+field or a package variable (one per worker too, c.pushChan[i] <- m), the
+send in the handler or in a function it calls (a provider's Submit that
+queues for its worker loop), unless that function waits for a reply; an ack
+deferred before the hand-off runs after it. Paths stop at the
 loop's next message, so an ack in one iteration does not precede the next
 iteration's effect.
 `,
@@ -35,14 +40,23 @@ func (a *pkgAnalysis) checkAckOrder(s *summary, name string) {
 			continue
 		}
 		var eff *occ
+		var handoff ssa.Instruction
+		var work string
 		s.forwardUntil(ack, s.ackStops(ack), func(in ssa.Instruction) int {
 			if eff = s.workAt(in); eff != nil {
 				return 2
 			}
+			if work = a.handoffAt(s, in); work != "" {
+				handoff = in
+				return 2
+			}
 			return 0
 		})
-		if eff != nil {
+		switch {
+		case eff != nil:
 			a.report(IDEM002, ack.Pos(), name, eff.pos, "the effect", "ack %s in handler %s comes before effect %s: a crash in between loses the message", describeCall(ack.Common()), name, eff.desc)
+		case handoff != nil:
+			a.report(IDEM002, ack.Pos(), name, handoff.Pos(), "the hand-off", "ack %s in handler %s comes before the message is handed over a channel to a goroutine with effect %s: a crash in between loses the message", describeCall(ack.Common()), name, work)
 		}
 	}
 	for _, b := range s.fn.Blocks {
@@ -53,9 +67,16 @@ func (a *pkgAnalysis) checkAckOrder(s *summary, name string) {
 				work, what = a.goWork(s, in), "goroutine with effect %s"
 			case *ssa.Send:
 				work, what = a.handoffWork(s, in), "message handed over a channel to a goroutine with effect %s"
+				if work == "" {
+					work = a.handoffAt(s, in)
+				}
+			case *ssa.Select:
+				work, what = a.handoffAt(s, in), "message handed over a channel to a goroutine with effect %s"
 			case ssa.CallInstruction:
 				if a.cat.Has(callee(in.Common()), knowledge.Background) {
 					work, what = describeCall(in.Common()), "%s, done later by the client's background workers,"
+				} else if w := a.handoffAt(s, in); w != "" {
+					work, what = w, "message handed by "+describeCall(in.Common())+" over a channel to a goroutine with effect %s"
 				}
 			}
 			if work == "" {
@@ -63,9 +84,14 @@ func (a *pkgAnalysis) checkAckOrder(s *summary, name string) {
 			}
 			g := instr
 			var ack ssa.Instruction
+			deferred := s.deferredAck(g)
 			s.forward(g, func(in ssa.Instruction) int {
 				if s.waits[in] {
 					return 1
+				}
+				if _, ok := in.(*ssa.Return); ok && deferred {
+					ack = in // the deferred ack runs here
+					return 2
 				}
 				for _, x := range s.acks {
 					if x == in {
@@ -86,6 +112,17 @@ func (a *pkgAnalysis) checkAckOrder(s *summary, name string) {
 			}
 		}
 	}
+}
+
+// deferredAck reports whether an ack deferred before instr (its block
+// dominates instr's) runs when the function returns after instr.
+func (s *summary) deferredAck(instr ssa.Instruction) bool {
+	for _, ack := range s.acks {
+		if d, ok := ack.(*ssa.Defer); ok && d.Block().Dominates(instr.Block()) && d != instr {
+			return true
+		}
+	}
+	return false
 }
 
 // returnAcks reports whether the return r acks the message: s's function
