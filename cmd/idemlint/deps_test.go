@@ -117,3 +117,61 @@ func (c *Client) call(ctx context.Context, method, path string) error {
 		}
 	}
 }
+
+// TestClientDependencyRuled: a client dependency the rules file names is
+// described by the rules, not read from source (where it would be
+// analysed as the program's own code, and its rules lost).
+func TestClientDependencyRuled(t *testing.T) {
+	bin := idemlint(t)
+	dir := writeModule(t, map[string]string{
+		"idemlint.yaml": "version: 1\neffects:\n  - name: (*example.com/mailapi.Client).SendWelcome\n    kind: http\n",
+		"svc/svc.go": `package svc
+
+import (
+	"context"
+
+	"example.com/mailapi"
+)
+
+//idem:handler
+func OnSignup(ctx context.Context, c *mailapi.Client, to string) error {
+	return c.SendWelcome(ctx, to)
+}
+`,
+		"mailapi/go.mod": "module example.com/mailapi\n\ngo 1.26\n",
+		"mailapi/mail.go": `// Package mailapi is a vendor's mail API client.
+package mailapi
+
+import (
+	"context"
+	"net/http"
+)
+
+type Client struct{ hc *http.Client }
+
+func (c *Client) SendWelcome(ctx context.Context, to string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "https://mail.example/send?to="+to, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+`,
+	})
+	gomod := "module example.com/m\n\ngo 1.26\n\nrequire example.com/mailapi v0.0.0\n\nreplace example.com/mailapi => ./mailapi\n"
+	must(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644))
+	r := run(t, dir, t.TempDir(), []string{"IDEMLINT_TRACE=1"}, bin, "./...")
+	if r.code != 3 {
+		t.Fatalf("exit %d, want 3 (findings)\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "client dependencies: 1 candidates, 0 reached by handlers") {
+		t.Errorf("the ruled client is read from source:\n%s", r.stderr)
+	}
+	if out := r.stdout + r.stderr; !strings.Contains(out, "effect mailapi.Client.SendWelcome in handler OnSignup") {
+		t.Errorf("the rules file's effect is not found:\n%s", out)
+	}
+}
