@@ -2,14 +2,18 @@ package analyzer
 
 import (
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
 
 // builtQuery returns, for a call of a SQL builder's rendering method (the
-// catalog's QueryBuilders: huandu/go-sqlbuilder's Build), a statement standing for what it renders: its kind, the table
-// its verb method was given ("_builder_" when not seen), and, for an
-// update, whether an accumulating method was called on the builder.
+// catalog's QueryBuilders: huandu/go-sqlbuilder's Build, squirrel's ToSql),
+// a statement standing for what it renders: its kind, the table its verb
+// method was given ("_builder_" when not seen), the options and suffix the
+// chain gave as constants (IGNORE, ON CONFLICT … DO NOTHING, RETURNING id),
+// and, for an update, whether an accumulating method was called on the
+// builder.
 func (a *pkgAnalysis) builtQuery(call *ssa.Call) (string, bool) {
 	fn := callee(call.Common())
 	recv, _ := splitArgs(call.Common())
@@ -22,6 +26,7 @@ func (a *pkgAnalysis) builtQuery(call *ssa.Call) (string, bool) {
 	}
 	stmt, table := qb.Stmt, "_builder_"
 	accumulates := false
+	var suffix, options []string
 	// The builder's chain (b := New().Update("t"); b.Set(…); b.Build()):
 	// the calls that made it and the calls made on it.
 	seen := map[ssa.Value]bool{}
@@ -47,6 +52,22 @@ func (a *pkgAnalysis) builtQuery(call *ssa.Call) (string, bool) {
 			break
 		}
 		rv, args := splitArgs(c.Common())
+		if t, ok := constString(arg(args, 0)); ok && slices.Contains(qb.Suffix, f.Name()) {
+			suffix = append([]string{t}, suffix...) // the chain is walked from its end
+		}
+		if slices.Contains(qb.Options, f.Name()) {
+			for _, x := range args {
+				vals, ok := variadicValues(x)
+				if !ok {
+					vals = []ssa.Value{x}
+				}
+				for _, v := range vals {
+					if t, ok := constString(v); ok {
+						options = append(options, t)
+					}
+				}
+			}
+		}
 		if start, ok := qb.Verbs[f.Name()]; ok {
 			stmt = start
 			if t, ok := constString(arg(args, 0)); ok && t != "" {
@@ -58,15 +79,24 @@ func (a *pkgAnalysis) builtQuery(call *ssa.Call) (string, bool) {
 		}
 		v = peel(rv)
 	}
+	if len(options) > 0 {
+		// INSERT IGNORE INTO: the options follow the verb.
+		verb, rest, _ := strings.Cut(stmt, " ")
+		stmt = strings.Join(append(append([]string{verb}, options...), rest), " ")
+	}
+	end := ""
+	if len(suffix) > 0 {
+		end = " " + strings.Join(suffix, " ")
+	}
 	switch {
 	case stmt == "UPDATE" && accumulates:
-		return "UPDATE " + table + " SET _builder_ = _builder_ + 1", true
+		return "UPDATE " + table + " SET _builder_ = _builder_ + 1" + end, true
 	case stmt == "UPDATE":
-		return "UPDATE " + table + " SET _builder_ = $1", true
+		return "UPDATE " + table + " SET _builder_ = $1" + end, true
 	case stmt == "DELETE FROM":
-		return "DELETE FROM " + table + " WHERE _builder_ = $1", true
+		return "DELETE FROM " + table + " WHERE _builder_ = $1" + end, true
 	case stmt == "SELECT * FROM":
-		return "SELECT * FROM " + table, true
+		return "SELECT * FROM " + table + end, true
 	}
-	return stmt + " " + table + " (_builder_) VALUES ($1)", true
+	return stmt + " " + table + " (_builder_) VALUES ($1)" + end, true
 }

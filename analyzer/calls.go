@@ -165,6 +165,9 @@ func chain(via, desc string) string {
 func (a *pkgAnalysis) resolveParam(o *occ, v ssa.Value) bool {
 	texts, param, ok := a.texts(v, 0)
 	if !ok {
+		if param < 0 && o.innerFact.QueryRead {
+			return false // a query of unknown text: taken as a read
+		}
 		o.param = param
 		o.innerFact.QueryParam = param
 		return true
@@ -513,6 +516,18 @@ func (a *pkgAnalysis) visitInvoke(s *summary, ci ssa.CallInstruction, fn *types.
 	}
 	if a.callees != nil {
 		if a.visitDynamic(s, ci, fn, args, guarded) {
+			return
+		}
+		// A dependency's method promoted to the program's type (a DB
+		// wrapper embedding *sqlx.DB): what the catalog says it does.
+		applied := false
+		for _, m := range a.promoted[ci] {
+			for _, r := range a.rulesOf(m) {
+				a.visitRule(s, ci, r, recv, args, guarded)
+				applied = true
+			}
+		}
+		if applied {
 			return
 		}
 		// No implementation in the program: a client's, when the
@@ -864,13 +879,17 @@ func (a *pkgAnalysis) effectRule(s *summary, ci ssa.CallInstruction, r bound, re
 		}
 		texts, param, ok := a.texts(q, 0)
 		if !ok {
-			if r.Mode == knowledge.SQLQuery {
+			if r.Mode == knowledge.SQLQuery && param < 0 {
 				return // a query of unknown text: taken as a read
 			}
 			o := a.addEffect(s, ci, describeCall(cc)+" (query text not constant)", knowledge.SQL, recv)
 			o.param = param
 			if param >= 0 {
+				// The caller's text decides; a query's is a read
+				// unless it writes (INSERT … RETURNING through a
+				// wrapper's QueryRowContext).
 				o.innerFact.QueryParam = param
+				o.innerFact.QueryRead = r.Mode == knowledge.SQLQuery
 			}
 			o.errVal = errResult(call)
 			return
@@ -890,8 +909,11 @@ func (a *pkgAnalysis) effectRule(s *summary, ci ssa.CallInstruction, r bound, re
 		if t := modelTable(arg(args, r.arg)); t != "" {
 			s.addWrite(t)
 		}
-		cls := a.gormCreateClass(recv)
-		a.sqlStatement(s, ci, r, recv, cls, describeCall(cc), arg(args, 0), call, false, "")
+		cls, model := a.gormCreateClass(recv)
+		if model == nil {
+			model = arg(args, 0)
+		}
+		a.sqlStatement(s, ci, r, recv, cls, describeCall(cc), model, call, false, "")
 	case knowledge.GormUpdate:
 		a.ormWrite(s, recv, args, r)
 		cls := a.gormUpdateClass(recv, args, r)
@@ -1608,11 +1630,14 @@ func nonEmptyParam(fn *ssa.Function, b *ssa.BasicBlock) int {
 	return -1
 }
 
-// gormCreateClass classifies a gorm Create by the clauses on its receiver
-// chain: OnConflict{DoNothing: true} and INSERT IGNORE are dedup inserts,
-// OnConflict{UpdateAll or DoUpdates} an idempotent upsert.
-func (a *pkgAnalysis) gormCreateClass(recv ssa.Value) sqlclass.Class {
-	cls := sqlclass.Class{Known: true, Write: true, Insert: true, Reason: "Create adds a row on every delivery"}
+// gormCreateClass classifies an ORM's create by the clauses on its receiver
+// chain: gorm's OnConflict{DoNothing: true} and INSERT IGNORE, bun's
+// On("CONFLICT … DO NOTHING") and Ignore() are dedup inserts,
+// OnConflict{UpdateAll or DoUpdates} an idempotent upsert. model is the row
+// the chain names (bun's Model(&row)), nil when it names none.
+func (a *pkgAnalysis) gormCreateClass(recv ssa.Value) (cls sqlclass.Class, model ssa.Value) {
+	cls = sqlclass.Class{Known: true, Write: true, Insert: true, Reason: "the insert adds a row on every delivery"}
+	dedup := sqlclass.Class{Known: true, Write: true, Idempotent: true, Dedup: sqlclass.DedupInsertNothing}
 	v := recv
 	for range 12 {
 		call, ok := peel(v).(*ssa.Call)
@@ -1628,6 +1653,18 @@ func (a *pkgAnalysis) gormCreateClass(recv ssa.Value) sqlclass.Class {
 			break
 		}
 		r, args := splitArgs(call.Common())
+		switch fn.Name() {
+		case orm.OnText:
+			if t, ok := constString(arg(args, 0)); ok && strings.Contains(strings.Join(strings.Fields(strings.ToUpper(t)), " "), "DO NOTHING") {
+				cls = dedup
+			}
+		case orm.Ignore:
+			cls = dedup
+		case orm.Model:
+			if model == nil {
+				model = arg(args, 0)
+			}
+		}
 		if fn.Name() == orm.Clauses {
 			for _, x := range args {
 				walk(x, 8, func(y ssa.Value) bool {
@@ -1638,7 +1675,7 @@ func (a *pkgAnalysis) gormCreateClass(recv ssa.Value) sqlclass.Class {
 					switch n.Obj().Name() {
 					case orm.Conflict:
 						if vals, _ := storedField(y, orm.DoNothing); anyTrue(vals) {
-							cls = sqlclass.Class{Known: true, Write: true, Idempotent: true, Dedup: sqlclass.DedupInsertNothing}
+							cls = dedup
 							return true
 						}
 						for _, u := range orm.Upsert {
@@ -1649,7 +1686,7 @@ func (a *pkgAnalysis) gormCreateClass(recv ssa.Value) sqlclass.Class {
 					case orm.Insert:
 						if vals, _ := storedField(y, orm.Modifier); len(vals) > 0 {
 							if m, _ := constString(vals[0]); strings.Contains(strings.ToUpper(m), "IGNORE") {
-								cls = sqlclass.Class{Known: true, Write: true, Idempotent: true, Dedup: sqlclass.DedupInsertNothing}
+								cls = dedup
 							}
 						}
 					}
@@ -1659,7 +1696,7 @@ func (a *pkgAnalysis) gormCreateClass(recv ssa.Value) sqlclass.Class {
 		}
 		v = r
 	}
-	return cls
+	return cls, model
 }
 
 func derefType(t types.Type) types.Type {

@@ -27,6 +27,7 @@ type factEffect struct {
 	File        string
 	Line, Col   int
 	QueryParam  int  // >= 0: SQL text comes from this parameter; the caller's constant decides
+	QueryRead   bool // with QueryParam: run as a query, a read unless the caller's text writes (INSERT … RETURNING)
 	ErrResult   int  // >= 0: a plain INSERT whose error is returned as this result (a unique-violation check for callers)
 	HeaderParam int  // >= 0: an HTTP call whose Idempotency-Key is this parameter (sent when not empty); the caller's argument decides
 	MethodParam int  // >= 0: an HTTP call whose method is this parameter; the caller's constant decides (PUT, DELETE: no effect)

@@ -32,6 +32,9 @@ type pkgAnalysis struct {
 	// interface method or a func value) can reach, from the call graph.
 	pkgs    map[*ssa.Package]bool
 	callees map[ssa.CallInstruction][]*ssa.Function
+	// promoted: the dependency methods an interface call reaches through
+	// the program's types that embed a dependency's (dynamicCallees).
+	promoted map[ssa.CallInstruction][]*types.Func
 	// receivers: the functions receiving from each channel field or
 	// variable; handoffs: what a call of a function hands to another
 	// goroutine over one (handoff.go). Both built on demand.
@@ -150,6 +153,7 @@ func (a *pkgAnalysis) build() {
 
 func (a *pkgAnalysis) run() {
 	a.build()
+	a.countUses()
 	a.findHandlers()
 	a.analyseAll()
 	a.exportFacts()
@@ -158,7 +162,6 @@ func (a *pkgAnalysis) run() {
 
 // analyseAll summarises every function.
 func (a *pkgAnalysis) analyseAll() {
-	a.countUses()
 	for _, fn := range a.funcs {
 		a.summary(fn)
 	}
@@ -1737,6 +1740,17 @@ func (a *pkgAnalysis) topRoot(s *summary) bool {
 	if u == nil || len(u.calls) == 0 || u.values > 0 {
 		return true
 	}
-	// Called only directly: its callers report its effects.
-	return false
+	// Started only as goroutines, one per message (go p.handle(ctx, msg)),
+	// and acking the message itself: it handles the message on its own and
+	// reports its own effects.
+	if len(s.acks) == 0 {
+		return false
+	}
+	for _, ci := range u.calls {
+		if _, ok := ci.(*ssa.Go); !ok {
+			// Called only directly: its callers report its effects.
+			return false
+		}
+	}
+	return true
 }

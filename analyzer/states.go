@@ -136,7 +136,9 @@ func (s *summary) stateValues(c *check, row ssa.Value, depth int) {
 				s.stateValues(c, x, depth+1) // o := *p
 			}
 		case *ssa.IndexAddr:
-			// An element of a slice of rows, as a range loop reads it.
+			// An element of a slice of rows, as a range loop reads it,
+			// or its field (rows[0].Status).
+			s.stateValues(c, x, depth+1)
 			for _, rr := range *x.Referrers() {
 				if ld, ok := rr.(*ssa.UnOp); ok && ld.Op == token.MUL && ld.X == x {
 					s.stateValues(c, ld, depth+1)
@@ -556,13 +558,18 @@ func (a *pkgAnalysis) writeRow(s *summary, recv, val ssa.Value, cols []string) {
 	s.addWrite(table, cols...)
 }
 
-// modelTable names the table of an ORM model value (&Order{…}, &o):
-// "model:" and its named type; "" for anything else (a map, a slice).
+// modelTable names the table of an ORM model value (&Order{…}, &o, &rows
+// of a slice of them): "model:" and its named type; "" for anything else
+// (a map).
 func modelTable(v ssa.Value) string {
 	if v == nil {
 		return ""
 	}
-	n, ok := types.Unalias(derefType(peel(v).Type())).(*types.Named)
+	t := types.Unalias(derefType(peel(v).Type()))
+	if sl, ok := t.Underlying().(*types.Slice); ok {
+		t = types.Unalias(derefType(sl.Elem())) // Find(&rows): the rows' model
+	}
+	n, ok := t.(*types.Named)
 	if !ok {
 		return ""
 	}

@@ -91,11 +91,12 @@ func checkProgram(pkgs []*packages.Package, c Config, candidates map[string]bool
 		dirs.scan(fset, p.Syntax, p.TypesInfo)
 		a.funcs = append(a.funcs, packageFuncs(prog, sp, p.Syntax, p.TypesInfo)...)
 	}
-	a.callees = dynamicCallees(prog, a.funcs)
+	a.callees, a.promoted = dynamicCallees(prog, a.funcs)
 	a.clients = a.clientTypes()
 	phase("call graph")
 	var out []Finding
 	a.emit = func(f Finding) { out = append(out, f) }
+	a.countUses()
 	a.findHandlers()
 	a.analyseAll()
 	a.checkAll()
@@ -284,7 +285,14 @@ func packageFuncs(prog *ssa.Program, pkg *ssa.Package, files []*ast.File, info *
 // functions of that signature. An interface call VTA finds no value for (the
 // implementation is made by reflection, a DI container, or nowhere in the
 // program) reaches every implementation of the method in the program.
-func dynamicCallees(prog *ssa.Program, funcs []*ssa.Function) map[ssa.CallInstruction][]*ssa.Function {
+//
+// The second result holds, for the interface calls a value of the
+// program's own type reaches whose method is a dependency's, promoted
+// through an embedded field (a DB wrapper embedding *sqlx.DB), those
+// dependency methods: the catalog describes them. Such a site does not
+// fall back to every implementation of the method (which would include
+// the wrapper calling it, a loop that hides the statement).
+func dynamicCallees(prog *ssa.Program, funcs []*ssa.Function) (map[ssa.CallInstruction][]*ssa.Function, map[ssa.CallInstruction][]*types.Func) {
 	own := make(map[*ssa.Function]bool, len(funcs))
 	for _, f := range funcs {
 		own[f] = true
@@ -384,6 +392,14 @@ func dynamicCallees(prog *ssa.Program, funcs []*ssa.Function) map[ssa.CallInstru
 	}
 	refined := vta.CallGraph(flow, initial)
 	out := map[ssa.CallInstruction][]*ssa.Function{}
+	promoted := map[ssa.CallInstruction][]*types.Func{}
+	reached := map[ssa.CallInstruction]bool{} // sites VTA found a callee for, the program's or a dependency's
+	ownPkgs := map[*types.Package]bool{}
+	for f := range own {
+		if f.Pkg != nil {
+			ownPkgs[f.Pkg.Pkg] = true
+		}
+	}
 	for _, fn := range funcs {
 		n := refined.Nodes[fn]
 		if n == nil {
@@ -391,6 +407,13 @@ func dynamicCallees(prog *ssa.Program, funcs []*ssa.Function) map[ssa.CallInstru
 		}
 		for _, e := range n.Out {
 			if e.Site == nil || e.Site.Common().StaticCallee() != nil {
+				continue
+			}
+			reached[e.Site] = true
+			if m := promotedDependency(ownPkgs, e.Callee.Func); m != nil {
+				if !slices.Contains(promoted[e.Site], m) {
+					promoted[e.Site] = append(promoted[e.Site], m)
+				}
 				continue
 			}
 			f := unwrap(prog, e.Callee.Func)
@@ -408,8 +431,16 @@ func dynamicCallees(prog *ssa.Program, funcs []*ssa.Function) map[ssa.CallInstru
 		// callees: an interface's implementations (not a std interface's:
 		// io.Writer, error are implemented all over a program, so every
 		// implementation is no answer) and a generic body's func values.
-		if len(out[site]) == 0 && (cc.IsInvoke() && !stdInterface(cc.Method) || !cc.IsInvoke() && generic(cc.Signature())) {
+		// A site VTA found only a dependency's value for (a *sql.DB behind
+		// the program's DBTX) is the catalog's to describe.
+		if !reached[site] && (cc.IsInvoke() && !stdInterface(cc.Method) || !cc.IsInvoke() && generic(cc.Signature())) {
 			for _, f := range fs {
+				if m := promotedDependency(ownPkgs, f); m != nil {
+					if !slices.Contains(promoted[site], m) {
+						promoted[site] = append(promoted[site], m)
+					}
+					continue
+				}
 				if f = unwrap(prog, f); f != nil && f.Blocks != nil && own[f] && !containsFunc(out[site], f) {
 					out[site] = append(out[site], f)
 				}
@@ -421,7 +452,29 @@ func dynamicCallees(prog *ssa.Program, funcs []*ssa.Function) map[ssa.CallInstru
 			return fs[i].Pos() < fs[j].Pos() || fs[i].Pos() == fs[j].Pos() && fs[i].String() < fs[j].String()
 		})
 	}
-	return out
+	for _, ms := range promoted {
+		sort.Slice(ms, func(i, j int) bool { return ms[i].FullName() < ms[j].FullName() })
+	}
+	return out, promoted
+}
+
+// promotedDependency returns the dependency's method that w, a synthetic
+// wrapper of a method promoted to one of the program's types through an
+// embedded field, calls; nil when w is no such wrapper.
+func promotedDependency(ownPkgs map[*types.Package]bool, w *ssa.Function) *types.Func {
+	if w == nil || w.Synthetic == "" || w.Signature.Recv() == nil {
+		return nil
+	}
+	m, ok := w.Object().(*types.Func)
+	if !ok || m.Pkg() == nil {
+		return nil
+	}
+	recv := derefType(w.Signature.Recv().Type())
+	n, ok := types.Unalias(recv).(*types.Named)
+	if !ok || n.Obj().Pkg() == m.Pkg() || !ownPkgs[n.Obj().Pkg()] {
+		return nil // a wrapper of the method's own type (a pointer receiver's value method), or a dependency's type
+	}
+	return m
 }
 
 // stdInterface reports whether m is a method of an interface of the
@@ -493,9 +546,14 @@ func (x *implIndex) of(m *types.Func) []*ssa.Function {
 						continue
 					}
 					if sel := x.prog.MethodSets.MethodSet(t).Lookup(m.Pkg(), m.Name()); sel != nil {
-						if f := x.prog.MethodValue(sel); f != nil {
-							if f = unwrap(x.prog, f); f.Blocks != nil {
+						if w := x.prog.MethodValue(sel); w != nil {
+							if f := unwrap(x.prog, w); f.Blocks != nil {
 								out = append(out, f)
+							} else if len(sel.Index()) > 1 {
+								// Promoted from an embedded dependency's
+								// type: the wrapper, which names the
+								// dependency's method.
+								out = append(out, w)
 							}
 						}
 					}
@@ -761,11 +819,17 @@ func (a *pkgAnalysis) ackPolarity(fn *ssa.Function, ci ssa.CallInstruction) (res
 
 // handlerValues returns the functions a registered handler value is: a
 // function, a closure, a method value (its method), a conversion to a
-// handler func type (asynq.HandlerFunc(fn)), or a value of a concrete type
+// handler func type (asynq.HandlerFunc(fn)), a value of a concrete type
 // passed as an interface (a kq.ConsumeHandler): its methods that implement
-// the interface's.
+// the interface's; the values of a map of them (machinery's RegisterTasks);
+// and, for a parameter of the program's own registration helper, what its
+// callers pass.
 func (a *pkgAnalysis) handlerValues(v ssa.Value) []*ssa.Function {
-	if v == nil {
+	return a.handlerValuesDepth(v, 0)
+}
+
+func (a *pkgAnalysis) handlerValuesDepth(v ssa.Value, depth int) []*ssa.Function {
+	if v == nil || depth > 4 {
 		return nil
 	}
 	if f := funcValue(v); f != nil {
@@ -775,6 +839,29 @@ func (a *pkgAnalysis) handlerValues(v ssa.Value) []*ssa.Function {
 		if f := funcValue(c.Call.Value); f != nil {
 			return []*ssa.Function{unwrap(a.prog, f)}
 		}
+	}
+	switch x := peel(v).(type) {
+	case *ssa.MakeMap:
+		// A table of task functions (machinery's RegisterTasks).
+		var out []*ssa.Function
+		for _, r := range *x.Referrers() {
+			if u, ok := r.(*ssa.MapUpdate); ok {
+				out = append(out, a.handlerValuesDepth(u.Value, depth+1)...)
+			}
+		}
+		return out
+	case *ssa.Parameter:
+		// Registered through the program's own helper
+		// (RegisterJob(tasks) calling RegisterTasks(tasks)): what its
+		// callers pass.
+		if depth >= 3 {
+			return nil
+		}
+		var out []*ssa.Function
+		for _, v := range a.argsFor(x) {
+			out = append(out, a.handlerValuesDepth(v, depth+1)...)
+		}
+		return out
 	}
 	mi, ok := v.(*ssa.MakeInterface)
 	if !ok {

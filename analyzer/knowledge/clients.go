@@ -5,7 +5,8 @@ import "strings"
 // The data. Path templates in braces ({amqp}) stand for every import path of
 // a client that has moved or forked (streadway/amqp and amqp091-go, Shopify
 // and IBM sarama, go-redis v8 and v9, pgx v4 and v5, go-micro v4 and v5,
-// machinery v1 and v2, the two gomail paths); Default expands them.
+// machinery v1 and v2 and Dragonfly's fork, the two gomail paths); Default
+// expands them.
 
 var paths = map[string][]string{
 	"amqp":      {"github.com/rabbitmq/amqp091-go", "github.com/streadway/amqp"},
@@ -17,7 +18,7 @@ var paths = map[string][]string{
 	"pgxpool":   {"github.com/jackc/pgx/v5/pgxpool", "github.com/jackc/pgx/v4/pgxpool"},
 	"mongo":     {"go.mongodb.org/mongo-driver/mongo", "go.mongodb.org/mongo-driver/v2/mongo"},
 	"gomicro":   {"go-micro.dev/v4", "go-micro.dev/v5"},
-	"machinery": {"github.com/RichardKnop/machinery/v2", "github.com/RichardKnop/machinery/v1"},
+	"machinery": {"github.com/RichardKnop/machinery/v2", "github.com/RichardKnop/machinery/v1", "github.com/dragonflyoss/machinery/v1"},
 	"gomail":    {"gopkg.in/gomail.v2", "github.com/go-gomail/gomail"},
 	"dpkafka":   {"github.com/ONSdigital/dp-kafka/v5", "github.com/ONSdigital/dp-kafka/v4", "github.com/ONSdigital/dp-kafka/v3"},
 	"dpkafkaif": {"github.com/ONSdigital/dp-kafka/v5/interfaces", "github.com/ONSdigital/dp-kafka/v4/interfaces", "github.com/ONSdigital/dp-kafka/v3/interfaces"},
@@ -121,6 +122,9 @@ var base = Base{
 		Conflict: "OnConflict", DoNothing: "DoNothing", Upsert: []string{"UpdateAll", "DoUpdates"},
 		Insert: "Insert", Modifier: "Modifier",
 		ErrorField: "Error", RowsField: "RowsAffected",
+	}, {
+		Pkg:    "github.com/uptrace/bun",
+		OnText: "On", Ignore: "Ignore", Model: "Model",
 	}},
 
 	PublishTables: []string{"outbox", "queue"},
@@ -133,7 +137,7 @@ var base = Base{
 		"Exec": SQLExec, "Query": SQLQuery, "QueryRow": SQLQuery,
 		"QueryxContext": SQLQuery, "QueryRowxContext": SQLQuery, // sqlx-shaped
 	},
-	// SQL builders: huandu/go-sqlbuilder.
+	// SQL builders: huandu/go-sqlbuilder, Masterminds/squirrel.
 	QueryBuilders: []QueryBuilder{
 		{Type: "github.com/huandu/go-sqlbuilder.UpdateBuilder", Stmt: "UPDATE", Build: []string{"Build", "BuildWithFlavor"},
 			Verbs: map[string]string{"Update": "UPDATE"}, Accumulate: []string{"Incr", "Decr", "Add", "Sub", "Mul", "Div"}},
@@ -142,6 +146,16 @@ var base = Base{
 		{Type: "github.com/huandu/go-sqlbuilder.DeleteBuilder", Stmt: "DELETE FROM", Build: []string{"Build", "BuildWithFlavor"},
 			Verbs: map[string]string{"DeleteFrom": "DELETE FROM"}},
 		{Type: "github.com/huandu/go-sqlbuilder.SelectBuilder", Stmt: "SELECT * FROM", Build: []string{"Build", "BuildWithFlavor"},
+			Verbs: map[string]string{"From": "SELECT * FROM"}},
+		// Masterminds/squirrel: Insert("t")…ToSql(). Set(col, Expr("n + 1"))
+		// is not read: a squirrel update is taken as one that assigns.
+		{Type: "github.com/Masterminds/squirrel.InsertBuilder", Stmt: "INSERT INTO", Build: []string{"ToSql"},
+			Verbs: map[string]string{"Insert": "INSERT INTO", "Into": "INSERT INTO"}, Suffix: []string{"Suffix"}, Options: []string{"Options"}},
+		{Type: "github.com/Masterminds/squirrel.UpdateBuilder", Stmt: "UPDATE", Build: []string{"ToSql"},
+			Verbs: map[string]string{"Update": "UPDATE", "Table": "UPDATE"}, Suffix: []string{"Suffix"}},
+		{Type: "github.com/Masterminds/squirrel.DeleteBuilder", Stmt: "DELETE FROM", Build: []string{"ToSql"},
+			Verbs: map[string]string{"Delete": "DELETE FROM", "From": "DELETE FROM"}},
+		{Type: "github.com/Masterminds/squirrel.SelectBuilder", Stmt: "SELECT * FROM", Build: []string{"ToSql"},
 			Verbs: map[string]string{"From": "SELECT * FROM"}},
 	},
 	// gRPC: a generated client's methods end in ...grpc.CallOption; AWS
@@ -654,6 +668,7 @@ var sqlRules = concat(
 		{Name: "(gorm.io/gorm.DB).First", Role: RowLookup, Arg: "dest", Key: "conds"},
 		{Name: "(gorm.io/gorm.DB).Take", Role: RowLookup, Arg: "dest", Key: "conds"},
 		{Name: "(gorm.io/gorm.DB).Last", Role: RowLookup, Arg: "dest", Key: "conds"},
+		{Name: "(gorm.io/gorm.DB).Find", Role: RowLookup, Arg: "dest", Key: "conds"},
 		// Model(&Invoice{}) names the table of an update; Select the columns.
 		{Name: "(gorm.io/gorm.DB).Model", Role: Model, Arg: "value"},
 		{Name: "(gorm.io/gorm.DB).Select", Role: Columns, Arg: "query"},
@@ -677,13 +692,15 @@ var sqlRules = concat(
 	}(),
 
 	// --- ent: a generated create builder's Save calls sqlgraph (updates are
-	// not classified); bun: an insert query. Both are plain inserts: the
-	// conflict options of the spec or the query chain are not read.
+	// not classified; a plain insert: the conflict options of the spec are
+	// not read); bun: an insert query, classified by its chain (On("CONFLICT
+	// … DO NOTHING"), Ignore()) as gorm's Create by its clauses.
 	[]Rule{
 		{Name: "entgo.io/ent/dialect/sql/sqlgraph.CreateNode", Role: Effect, Kind: SQL},
 		{Name: "entgo.io/ent/dialect/sql/sqlgraph.BatchCreate", Role: Effect, Kind: SQL},
+		sql("(github.com/uptrace/bun.InsertQuery).Exec", GormCreate, ""),
+		sql("(github.com/uptrace/bun.InsertQuery).Scan", GormCreate, ""),
 	},
-	effects(SQL, "github.com/uptrace/bun.InsertQuery", "Exec", "Scan"),
 	// --- pop (gobuffalo): Create inserts; Update and Destroy set and remove.
 	effects(SQL, "github.com/gobuffalo/pop/v6.Connection", "Create", "ValidateAndCreate"),
 )

@@ -256,6 +256,11 @@ type ORM struct {
 	Upsert              []string
 	// Insert clause: its type and the field holding a modifier (IGNORE).
 	Insert, Modifier string
+	// For a builder that takes the conflict clause as text (bun's
+	// On("CONFLICT (id) DO NOTHING")), the method that takes it; the
+	// method that makes the insert an INSERT IGNORE; the method that names
+	// the row (its argument is the key of a dedup insert).
+	OnText, Ignore, Model string
 	// The fields of the builder a finished chain reports through: its
 	// error and the rows it affected (gorm's Error, RowsAffected).
 	ErrorField, RowsField string
@@ -328,6 +333,8 @@ type QueryBuilder struct {
 	Build      []string          // methods that render the text: Build
 	Verbs      map[string]string // methods that name the table (first argument) → the statement's start
 	Accumulate []string          // methods that make an update accumulate: Incr, Add
+	Suffix     []string          // methods whose text (first argument) ends the statement: squirrel's Suffix("ON CONFLICT (id) DO NOTHING")
+	Options    []string          // methods whose texts follow the statement's verb: squirrel's Options("IGNORE")
 }
 
 // RedisCommands classifies Redis commands by name.

@@ -1,7 +1,7 @@
-// Package bunconflict: a bun insert that ON CONFLICT DO NOTHING makes a
-// dedup claim, decided by its rows affected. Needs engine support (not in
-// the test lists): the engine would have to read the query chain the
-// InsertQuery was built by (On, Ignore), as it reads gorm's clauses.
+// Package bunconflict: a bun insert that ON CONFLICT DO NOTHING (or
+// Ignore()) makes a dedup claim, decided by its rows affected; the engine
+// reads the query chain the InsertQuery was built by (On, Ignore, Model) as
+// it reads gorm's clauses. An ON CONFLICT DO UPDATE is still an effect.
 package bunconflict
 
 import (

@@ -104,3 +104,52 @@ func (b *Books) credit(ctx context.Context, m amqp.Delivery) {
 	}
 	m.Ack(false)
 }
+
+type Refund struct {
+	ID       string
+	Item     string
+	Amount   int
+	Refunded bool
+}
+
+// refunded reads the refund's rows with Find and skips them when the first
+// is marked; the mark is set with the effect.
+func (b *Books) refunded(ctx context.Context, m amqp.Delivery) {
+	var rows []Refund
+	if err := b.db.Model(&Refund{}).Where("id = ?", string(m.Body)).Find(&rows).Error; err != nil {
+		m.Nack(false, true)
+		return
+	}
+	if len(rows) == 0 || rows[0].Refunded {
+		m.Ack(false)
+		return
+	}
+	tx := b.db.Begin()
+	for _, r := range rows {
+		if err := tx.Model(&Ledger{}).Where("id = ?", r.Item).Update("balance", gorm.Expr("balance + ?", r.Amount)).Error; err != nil {
+			tx.Rollback()
+			m.Nack(false, true)
+			return
+		}
+	}
+	tx.Model(&Refund{}).Where("id = ?", string(m.Body)).Update("refunded", true)
+	tx.Commit()
+	m.Ack(false)
+}
+
+// refundedUnmarked reads the rows the same way, but nothing sets the flag.
+func (b *Books) refundedUnmarked(ctx context.Context, m amqp.Delivery) {
+	var rows []Refund
+	if err := b.db.Model(&Refund{}).Where("id = ?", string(m.Body)).Find(&rows).Error; err != nil {
+		m.Nack(false, true)
+		return
+	}
+	if len(rows) == 0 || rows[0].Refunded {
+		m.Ack(false)
+		return
+	}
+	for _, r := range rows {
+		b.db.Model(&Ledger{}).Where("id = ?", r.Item).Update("balance", gorm.Expr("balance + ?", r.Amount)) // want `IDEM001`
+	}
+	m.Ack(false)
+}
