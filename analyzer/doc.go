@@ -167,6 +167,14 @@
 // (func(items ...T) []T), by handing none back. An in-memory worker pool
 // (no serialization) is not a queue: its jobs are not handlers.
 //
+// So is a service's own consumer in front of a broker: a function that
+// fetches with a client's fetch API (XREADGROUP, a poll) and sends what it
+// fetched on a channel held in a struct field or a package variable makes
+// the functions receiving from that channel message handlers, and the func
+// values and interface methods they call with it (the handler registered
+// for the stream, also inside a recover wrapper called where it is made)
+// handlers too, acked as their dispatcher acks.
+//
 // As a vet tool (go vet -vettool, golangci-lint, idemlint -modular), the
 // analyzer is modular: it sees one package at a time and other packages
 // through facts, so it cannot see

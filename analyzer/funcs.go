@@ -39,7 +39,10 @@ type pkgAnalysis struct {
 	// variable; handoffs: what a call of a function hands to another
 	// goroutine over one (handoff.go). Both built on demand.
 	receivers map[any][]*ssa.Function
-	handoffs  map[*ssa.Function]string
+	// fed: the channels a function that fetches queues messages on for
+	// the program's workers (fedchans.go); built on demand.
+	fed      map[any]bool
+	handoffs map[*ssa.Function]string
 	// dispatched: functions a message is dispatched to through a func value
 	// or an interface (a handler registered with a helper), and registered:
 	// those handed to a registration API; both are handlers.
@@ -574,7 +577,7 @@ func (a *pkgAnalysis) analyse(s *summary) {
 				a.visitCall(s, in)
 			case *ssa.UnOp:
 				if in.Op == token.ARROW {
-					if a.cat.MessageClient(in.X.Type()) != "" {
+					if a.cat.MessageClient(in.X.Type()) != "" || a.fedReceive(in) {
 						s.addSource(in)
 					} else {
 						s.waits[in] = true
@@ -586,6 +589,9 @@ func (a *pkgAnalysis) analyse(s *summary) {
 					if st.Dir == types.RecvOnly && a.cat.Message(st.Chan.Type()) != nil {
 						s.addSource(in) // for { select { case m := <-msgs: … } }
 					}
+				}
+				if a.fedReceive(in) {
+					s.addSource(in) // a worker of the program's own consumer
 				}
 			case *ssa.BinOp:
 				if (in.Op == token.EQL || in.Op == token.NEQ) && (uniqueCode(a.cat, in.X) || uniqueCode(a.cat, in.Y)) {

@@ -648,7 +648,7 @@ func (a *pkgAnalysis) findHandlers() {
 	a.findQueueHandlers()
 	handles := map[*ssa.Function]bool{}
 	for _, fn := range a.funcs {
-		if a.receives(fn) {
+		if a.receives(fn) || a.receivesFed(fn) {
 			handles[fn] = true
 		}
 	}
@@ -656,6 +656,12 @@ func (a *pkgAnalysis) findHandlers() {
 		changed = false
 		for _, fn := range a.funcs {
 			inHandler := handles[fn] || a.dispatched[fn] || a.registered[fn]
+			if fn.Parent() != nil && calledOnly(fn) {
+				// A closure the handler calls where it is made (a recover
+				// wrapper: func() (err error) { defer …; return h(…) }()).
+				top := outermost(fn)
+				inHandler = inHandler || handles[top] || a.dispatched[top] || a.registered[top]
+			}
 			for _, b := range fn.Blocks {
 				for _, instr := range b.Instrs {
 					ci, ok := instr.(ssa.CallInstruction)

@@ -233,6 +233,14 @@ func TestWholeProgramEmbedded(t *testing.T) {
 	checkWhole(t, "embedx")
 }
 
+// TestWholeProgramOwnConsumer runs the whole-program check over a service's
+// own Redis-streams consumer: a reader fetches and queues entries on a
+// channel of its own type, workers call the registered handler (inside a
+// recover wrapper) and ack; the handlers are found through the channel.
+func TestWholeProgramOwnConsumer(t *testing.T) {
+	checkWhole(t, "ownstream/...")
+}
+
 // TestWholeProgram runs the whole-program check over a service shaped like
 // real ones: handlers registered through its own helpers (a batch consumer
 // that acks by a bool, a router with a dispatch map and a select loop),
