@@ -414,9 +414,15 @@ func returns(f *ssa.Function, ci ssa.CallInstruction) bool {
 	return false
 }
 
-// ackHelper: a call to a local function that acks its message is an ack.
+// ackHelper: a call to a small local function that acks its message is an
+// ack — also one that is a handler only by its message parameter
+// (markDone(m) { if err := m.Done(); err != nil { log… } }), not one
+// started as a goroutine.
 func (a *pkgAnalysis) ackHelper(cs *summary, ci ssa.CallInstruction) []ssa.CallInstruction {
-	if cs.root || len(cs.acks) == 0 || len(cs.fn.Blocks) > 3 {
+	if cs.root && !cs.param || len(cs.acks) == 0 || len(cs.fn.Blocks) > 3 {
+		return nil
+	}
+	if _, ok := ci.(*ssa.Go); ok {
 		return nil
 	}
 	return []ssa.CallInstruction{ci}
@@ -578,11 +584,23 @@ func (a *pkgAnalysis) visitInvoke(s *summary, ci ssa.CallInstruction, fn *types.
 
 // rpcStub reports whether fn is a method of a generated RPC client: its
 // last parameter is variadic of the catalog's call options
-// (...grpc.CallOption, an AWS service's ...func(*Options)).
+// (...grpc.CallOption, an AWS service's ...func(*Options) or
+// ...request.Option), or it is the plain form of such a method (aws-sdk-go's
+// SendEmail beside SendEmailWithContext).
 func (a *pkgAnalysis) rpcStub(fn *types.Func) bool {
 	sig, ok := fn.Type().(*types.Signature)
-	if !ok || !sig.Variadic() || sig.Recv() == nil {
+	if !ok || sig.Recv() == nil {
 		return false // a constructor (NewFromConfig) calls nothing remote
+	}
+	if !sig.Variadic() {
+		// aws-sdk-go's SendEmail(input), the plain form of
+		// SendEmailWithContext(ctx, input, ...request.Option).
+		if strings.HasSuffix(fn.Name(), "WithContext") {
+			return false
+		}
+		obj, _, _ := types.LookupFieldOrMethod(sig.Recv().Type(), true, fn.Pkg(), fn.Name()+"WithContext")
+		twin, ok := obj.(*types.Func)
+		return ok && a.rpcStub(twin)
 	}
 	last, ok := sig.Params().At(sig.Params().Len() - 1).Type().(*types.Slice)
 	return ok && a.cat.RPCOption(last.Elem())

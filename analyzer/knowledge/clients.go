@@ -61,6 +61,9 @@ var base = Base{
 		{Type: "github.com/dapr/go-sdk/service/common.TopicEvent", Client: "dapr", ReturnAck: true},
 		{Type: "github.com/Azure/azure-sdk-for-go/sdk/messaging/azservicebus.ReceivedMessage", Client: "azservicebus"},
 		{Type: "github.com/aws/aws-sdk-go/service/sqs.Message", Client: "sqs"},
+		// NYTimes/gizmo: a Subscriber's Start channel of messages (SQS,
+		// Google Pub/Sub, Kafka behind one interface); Done acks.
+		{Type: "github.com/NYTimes/gizmo/pubsub.SubscriberMessage", Client: "gizmo"},
 		// AWS Lambda's queue and stream triggers (aws-lambda-go): a handler's
 		// error makes the batch (or, with a batch item failure response, the
 		// failed records) come again; nil deletes it or moves the shard on.
@@ -311,6 +314,7 @@ var brokers = concat(
 
 	// --- NATS: the jetstream package ------------------------------------------
 	each(Ack, "jetstream", "github.com/nats-io/nats.go/jetstream.Msg", "Ack", "DoubleAck"),
+	each(Ack, "gizmo", "github.com/NYTimes/gizmo/pubsub.SubscriberMessage", "Done"),
 	each(Nack, "jetstream", "github.com/nats-io/nats.go/jetstream.Msg", "Nak", "NakWithDelay", "Term", "TermWithReason"),
 	each(Fetch, "jetstream", "github.com/nats-io/nats.go/jetstream.Consumer", "Next", "Fetch", "FetchNoWait", "FetchBytes"),
 	each(Fetch, "jetstream", "github.com/nats-io/nats.go/jetstream.MessagesContext", "Next"),

@@ -122,10 +122,25 @@ func (s *Stats) Handle(ctx context.Context, ev events.KinesisEvent) error {
 	return nil
 }
 
+// Totals does the same through the plain form of the call (no context):
+// what its WithContext twin does.
+type Totals struct{ DB *dynamodbv1.DynamoDB }
+
+func (s *Totals) Handle(ctx context.Context, ev events.KinesisEvent) error {
+	for _, r := range ev.Records {
+		day := r.Kinesis.PartitionKey
+		if _, err := s.DB.UpdateItem(&dynamodbv1.UpdateItemInput{Key: map[string]*dynamodbv1.AttributeValue{"day": {S: &day}}}); err != nil { // want `effect dynamodb.DynamoDB.UpdateItem \(remote call\)`
+			return err
+		}
+	}
+	return nil
+}
+
 func main() {
 	lambda.Start((&Points{}).Handle)
 	lambda.Start((&Orders{}).Handle)
 	lambda.Start(guarded(nil))
 	lambda.Start(notify)
 	lambda.Start((&Stats{}).Handle)
+	lambda.Start((&Totals{}).Handle)
 }

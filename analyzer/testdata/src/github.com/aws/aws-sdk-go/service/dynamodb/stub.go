@@ -21,6 +21,8 @@ type UpdateItemInput struct {
 
 type UpdateItemOutput struct{}
 
+func (c *DynamoDB) UpdateItem(input *UpdateItemInput) (*UpdateItemOutput, error) { return nil, nil }
+
 func (c *DynamoDB) UpdateItemWithContext(ctx aws.Context, input *UpdateItemInput, opts ...request.Option) (*UpdateItemOutput, error) {
 	return nil, nil
 }
