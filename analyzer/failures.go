@@ -1,0 +1,245 @@
+package analyzer
+
+import (
+	"go/token"
+	"go/types"
+	"strings"
+
+	"github.com/idemkit/idem/analyzer/knowledge"
+	"golang.org/x/tools/go/ssa"
+)
+
+// Failure paths: the branches a failed effect or processing step takes
+// (an error tested, a response status), which IDEM003 looks at.
+
+var decodeName = []string{"Unmarshal", "Decode", "Parse", "Valid", "Bind", "Scan", "Atoi", "Convert"}
+
+// failureSide returns which successor of in (0 or 1) is the failure side of
+// an error test (err != nil), -1 when in is no such test. Errors of decoding
+// and validation, of acks, and of reads do not count: acking a message that
+// cannot be decoded is how poison messages are dropped.
+func (a *pkgAnalysis) failureSide(s *summary, in *ssa.If) int {
+	bin, ok := in.Cond.(*ssa.BinOp)
+	if !ok || (bin.Op != token.EQL && bin.Op != token.NEQ) {
+		return -1
+	}
+	x, y := bin.X, bin.Y
+	if isNilConst(x) {
+		x, y = y, x
+	}
+	if !isNilConst(y) {
+		return -1
+	}
+	if _, ok := a.respError(x); ok {
+		// the error field of a response an API call filled
+	} else if !isError(x.Type()) || !a.failingCall(x, 0) {
+		return -1
+	}
+	if bin.Op == token.NEQ {
+		return 0
+	}
+	return 1
+}
+
+// errCallDesc describes the call whose error an error test tests.
+func errCallDesc(cond ssa.Value) string {
+	bin, ok := cond.(*ssa.BinOp)
+	if !ok {
+		return "a call"
+	}
+	v := bin.X
+	if isNilConst(v) {
+		v = bin.Y
+	}
+	for range 4 {
+		switch x := v.(type) {
+		case *ssa.Extract:
+			v = x.Tuple
+			continue
+		case *ssa.Phi:
+			for _, e := range x.Edges {
+				if !isNilConst(e) {
+					v = e
+					break
+				}
+			}
+			continue
+		case *ssa.Call:
+			return describeCall(x.Common())
+		}
+		break
+	}
+	return "a call"
+}
+
+// respError reports whether v is the error field (Err, Error) of a
+// response struct that a call doing work filled in
+// (api.PerformUpload(ctx, &req, &res); if res.Error != nil …), and which
+// call.
+func (a *pkgAnalysis) respError(v ssa.Value) (ssa.CallInstruction, bool) {
+	ld, ok := v.(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return nil, false
+	}
+	fa, ok := ld.X.(*ssa.FieldAddr)
+	if !ok {
+		return nil, false
+	}
+	if n := fieldName(fa.X.Type(), fa.Field); n != "Err" && n != "Error" {
+		return nil, false
+	}
+	if !types.Implements(ld.Type(), errorType.Underlying().(*types.Interface)) {
+		return nil, false
+	}
+	for _, r := range *fa.X.Referrers() {
+		ci, ok := r.(ssa.CallInstruction)
+		if !ok {
+			continue
+		}
+		for _, x := range ci.Common().Args {
+			if x == fa.X {
+				if fn := callee(ci.Common()); fn != nil && hasContextParam(fn) {
+					return ci, true
+				}
+			}
+		}
+	}
+	return nil, false
+}
+
+// hasContextParam reports whether fn takes a context.Context: a call that
+// does work somewhere (a database, a service), rather than a computation.
+func hasContextParam(fn *types.Func) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok {
+		return false
+	}
+	for i := 0; i < sig.Params().Len(); i++ {
+		if isContext(sig.Params().At(i).Type()) {
+			return true
+		}
+	}
+	return false
+}
+
+// testedErr returns the error of an `err != nil` (or ==) test.
+func testedErr(cond ssa.Value) ssa.Value {
+	bin, ok := cond.(*ssa.BinOp)
+	if !ok {
+		return nil
+	}
+	if isNilConst(bin.X) {
+		return bin.Y
+	}
+	return bin.X
+}
+
+// failingCall reports whether the error v comes from a call whose failure
+// matters (an effect, a dedup check, processing), not from decoding.
+func (a *pkgAnalysis) failingCall(v ssa.Value, depth int) bool {
+	if depth > 4 {
+		return false
+	}
+	switch x := v.(type) {
+	case *ssa.Extract:
+		return a.failingCall(x.Tuple, depth+1)
+	case *ssa.Phi:
+		for _, e := range x.Edges {
+			if !isNilConst(e) && a.failingCall(e, depth+1) {
+				return true
+			}
+		}
+		return false
+	case *ssa.Call:
+		fn := callee(x.Common())
+		if fn == nil {
+			// A func value is processing, unless in a whole program every
+			// function it can be is this program's and only decodes (a
+			// preprocess callback that parses the message).
+			return !a.decodesAll(a.callees[x])
+		}
+		rules := a.rulesOf(fn)
+		for _, r := range rules {
+			switch r.Role {
+			case knowledge.Ack, knowledge.Nack, knowledge.Fetch, knowledge.RedisLookup, knowledge.Scan, knowledge.RowsAffected, knowledge.Prepare, knowledge.NewRequest,
+				knowledge.Decode, knowledge.Telemetry, knowledge.Ignore:
+				return false
+			}
+		}
+		for _, r := range rules {
+			if r.Role == knowledge.Effect || r.Role == knowledge.Publish {
+				return true // a catalogued effect failing (smtp.SendMail takes no context)
+			}
+		}
+		// The error of a go-redis command that is an effect
+		// (rdb.IncrBy(…).Err(), .Result()) is that effect failing.
+		if a.cat.Has(fn, knowledge.Reply) {
+			if recv, _ := splitArgs(x.Common()); recv != nil {
+				if fa, ok := recv.(*ssa.FieldAddr); ok {
+					recv = fa.X // the embedded baseCmd of an IntCmd
+				}
+				if rc, ok := peel(recv).(*ssa.Call); ok {
+					return a.cat.Has(callee(rc.Common()), knowledge.Effect)
+				}
+			}
+			return false
+		}
+		// Other calls into a client library (a message's Metadata, a
+		// reader's Config) fail harmlessly; its effects have rules.
+		if fn.Pkg() != nil && a.cat.Known(knowledge.NormPath(fn.Pkg().Path())) && len(rules) == 0 {
+			return false
+		}
+		// In a whole program, a function of a dependency that takes no
+		// context (and is no interface method) parses or validates: its
+		// failure is a poison message (gomatrixserverlib.SplitID,
+		// uuid.Parse), not a step that must be retried.
+		if a.pkgs != nil && !x.Call.IsInvoke() && !hasContextParam(fn) {
+			if sf := a.prog.FuncValue(fn); sf == nil || !a.local(sf.Pkg) {
+				return false
+			}
+		}
+		for _, n := range decodeName {
+			if strings.Contains(fn.Name(), n) || strings.HasPrefix(fn.Name(), strings.ToLower(n)) {
+				return false
+			}
+		}
+		// A function of this package that performs no effect, writes
+		// nothing (not even idempotently), publishes nothing, checks no
+		// key, acks nothing and tests no failure of its own calls decodes
+		// or validates: its failure is a poison message, not a lost
+		// effect. One that tests the failure of a call it makes, or calls
+		// a dependency's function that takes a context (an API client's
+		// request, an upload), fails for reasons a redelivery may not meet
+		// again.
+		if f := callee(x.Common()); f != nil {
+			if a.decodes(a.prog.FuncValue(f)) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// decodesAll reports whether fs, the functions a dynamic call can reach,
+// are some and all decode (see decodes).
+func (a *pkgAnalysis) decodesAll(fs []*ssa.Function) bool {
+	for _, f := range fs {
+		if !a.decodes(f) {
+			return false
+		}
+	}
+	return len(fs) > 0
+}
+
+// decodes reports whether f is a function of this program that performs no
+// effect, writes nothing (not even idempotently), publishes nothing, checks
+// no key, acks nothing and tests no failure of its own calls: it decodes or
+// validates, and its failure is a poison message.
+func (a *pkgAnalysis) decodes(f *ssa.Function) bool {
+	if f == nil || !a.local(f.Pkg) || f.Blocks == nil {
+		return false
+	}
+	cs := a.summary(f)
+	return len(cs.occs) == 0 && len(cs.checks) == 0 && len(cs.acks) == 0 && len(cs.writes) == 0 && !cs.sends && !cs.callsOut && len(cs.failures) == 0
+}

@@ -1,0 +1,168 @@
+package analyzer
+
+import (
+	"go/types"
+	"strings"
+
+	"github.com/idemkit/idem/analyzer/internal/sqlclass"
+	"github.com/idemkit/idem/analyzer/knowledge"
+	"golang.org/x/tools/go/ssa"
+)
+
+// ORM calls: what a gorm or bun create and a gorm update are, from the
+// clauses and the chain they were built by.
+
+// gormCreateClass classifies an ORM's create by the clauses on its receiver
+// chain: gorm's OnConflict{DoNothing: true} and INSERT IGNORE, bun's
+// On("CONFLICT … DO NOTHING") and Ignore() are dedup inserts,
+// OnConflict{UpdateAll or DoUpdates} an idempotent upsert. model is the row
+// the chain names (bun's Model(&row)), nil when it names none.
+func (a *pkgAnalysis) gormCreateClass(recv ssa.Value) (cls sqlclass.Class, model ssa.Value) {
+	cls = sqlclass.Class{Known: true, Write: true, Insert: true, Reason: "the insert adds a row on every delivery"}
+	dedup := sqlclass.Class{Known: true, Write: true, Idempotent: true, Dedup: sqlclass.DedupInsertNothing}
+	v := recv
+	for range 12 {
+		call, ok := peel(v).(*ssa.Call)
+		if !ok {
+			break
+		}
+		fn := callee(call.Common())
+		if fn == nil || fn.Pkg() == nil {
+			break
+		}
+		orm := a.cat.ORM(fn.Pkg().Path())
+		if orm == nil {
+			break
+		}
+		r, args := splitArgs(call.Common())
+		switch fn.Name() {
+		case orm.OnText:
+			if t, ok := constString(arg(args, 0)); ok && strings.Contains(strings.Join(strings.Fields(strings.ToUpper(t)), " "), "DO NOTHING") {
+				cls = dedup
+			}
+		case orm.Ignore:
+			cls = dedup
+		case orm.Model:
+			if model == nil {
+				model = arg(args, 0)
+			}
+		}
+		if fn.Name() == orm.Clauses {
+			for _, x := range args {
+				walk(x, 8, func(y ssa.Value) bool {
+					n, ok := types.Unalias(derefType(y.Type())).(*types.Named)
+					if !ok || n.Obj().Pkg() == nil || knowledge.NormPath(n.Obj().Pkg().Path()) != orm.ClausePkg {
+						return true
+					}
+					switch n.Obj().Name() {
+					case orm.Conflict:
+						if vals, _ := storedField(y, orm.DoNothing); anyTrue(vals) {
+							cls = dedup
+							return true
+						}
+						for _, u := range orm.Upsert {
+							if vals, _ := storedField(y, u); len(vals) > 0 && (anyTrue(vals) || !allBool(vals)) {
+								cls = sqlclass.Class{Known: true, Write: true, Idempotent: true}
+							}
+						}
+					case orm.Insert:
+						if vals, _ := storedField(y, orm.Modifier); len(vals) > 0 {
+							if m, _ := constString(vals[0]); strings.Contains(strings.ToUpper(m), "IGNORE") {
+								cls = dedup
+							}
+						}
+					}
+					return true
+				})
+			}
+		}
+		v = r
+	}
+	return cls, model
+}
+
+func derefType(t types.Type) types.Type {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		return p.Elem()
+	}
+	return t
+}
+
+// allBool reports whether every value is a boolean constant.
+func allBool(vals []ssa.Value) bool {
+	for _, v := range vals {
+		if _, ok := constBool(v); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func anyTrue(vals []ssa.Value) bool {
+	for _, v := range vals {
+		if b, ok := constBool(v); ok && b {
+			return true
+		}
+	}
+	return false
+}
+
+// gormUpdateClass classifies a gorm Update/Updates by rebuilding its SQL:
+// the gorm.Expr values it sets and the Where conditions of its receiver
+// chain ("UPDATE t SET col = col - ? WHERE status = ?").
+func (a *pkgAnalysis) gormUpdateClass(recv ssa.Value, args []ssa.Value, r bound) sqlclass.Class {
+	var sets []string
+	col := ""
+	if r.arg == 1 {
+		col, _ = constString(arg(args, 0))
+	}
+	for _, f := range []ssa.Value{arg(args, r.arg)} {
+		walk(f, 10, func(y ssa.Value) bool {
+			call, ok := y.(*ssa.Call)
+			if !ok {
+				return true
+			}
+			fn := callee(call.Common())
+			if fn != nil && fn.Pkg() != nil && a.cat.ORM(fn.Pkg().Path()) != nil && fn.Name() == a.cat.ORM(fn.Pkg().Path()).Expr {
+				if e, ok := constString(call.Call.Args[0]); ok {
+					c := col
+					if c == "" {
+						c = sqlclass.FirstIdent(e)
+					}
+					sets = append(sets, c+" = "+e)
+				}
+			}
+			return true
+		})
+	}
+	var wheres []string
+	v := recv
+	for range 12 {
+		call, ok := peel(v).(*ssa.Call)
+		if !ok {
+			break
+		}
+		fn := callee(call.Common())
+		if fn == nil || fn.Pkg() == nil || a.cat.ORM(fn.Pkg().Path()) == nil {
+			break
+		}
+		rv, cargs := splitArgs(call.Common())
+		if fn.Name() == a.cat.ORM(fn.Pkg().Path()).Where {
+			if w, ok := constString(arg(cargs, 0)); ok {
+				wheres = append(wheres, "("+w+")")
+			}
+		}
+		v = rv
+	}
+	if col != "" && len(sets) == 0 {
+		sets = append(sets, col+" = ?")
+	}
+	if len(sets) == 0 {
+		sets = append(sets, "_fmt_ = ?")
+	}
+	q := "UPDATE t SET " + strings.Join(sets, ", ")
+	if len(wheres) > 0 {
+		q += " WHERE " + strings.Join(wheres, " AND ")
+	}
+	return sqlclass.Classify(q)
+}
