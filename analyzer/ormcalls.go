@@ -20,21 +20,7 @@ import (
 func (a *pkgAnalysis) gormCreateClass(recv ssa.Value) (cls sqlclass.Class, model ssa.Value) {
 	cls = sqlclass.Class{Known: true, Write: true, Insert: true, Reason: "the insert adds a row on every delivery"}
 	dedup := sqlclass.Class{Known: true, Write: true, Idempotent: true, Dedup: sqlclass.DedupInsertNothing}
-	v := recv
-	for range 12 {
-		call, ok := peel(v).(*ssa.Call)
-		if !ok {
-			break
-		}
-		fn := callee(call.Common())
-		if fn == nil || fn.Pkg() == nil {
-			break
-		}
-		orm := a.cat.ORM(fn.Pkg().Path())
-		if orm == nil {
-			break
-		}
-		r, args := splitArgs(call.Common())
+	a.ormChain(recv, func(fn *types.Func, orm *knowledge.ORM, args []ssa.Value) {
 		switch fn.Name() {
 		case orm.OnText:
 			if t, ok := constString(arg(args, 0)); ok && strings.Contains(strings.Join(strings.Fields(strings.ToUpper(t)), " "), "DO NOTHING") {
@@ -76,9 +62,31 @@ func (a *pkgAnalysis) gormCreateClass(recv ssa.Value) (cls sqlclass.Class, model
 				})
 			}
 		}
+	})
+	return cls, model
+}
+
+// ormChain calls f for each call of an ORM's builder that made recv, from
+// the last back: db.Model(&o).Where(…).Clauses(…) as Clauses, Where, Model.
+func (a *pkgAnalysis) ormChain(recv ssa.Value, f func(fn *types.Func, orm *knowledge.ORM, args []ssa.Value)) {
+	v := recv
+	for range 12 {
+		call, ok := peel(v).(*ssa.Call)
+		if !ok {
+			return
+		}
+		fn := callee(call.Common())
+		if fn == nil || fn.Pkg() == nil {
+			return
+		}
+		orm := a.cat.ORM(fn.Pkg().Path())
+		if orm == nil {
+			return
+		}
+		r, args := splitArgs(call.Common())
+		f(fn, orm, args)
 		v = r
 	}
-	return cls, model
 }
 
 func derefType(t types.Type) types.Type {
@@ -136,24 +144,13 @@ func (a *pkgAnalysis) gormUpdateClass(recv ssa.Value, args []ssa.Value, r bound)
 		})
 	}
 	var wheres []string
-	v := recv
-	for range 12 {
-		call, ok := peel(v).(*ssa.Call)
-		if !ok {
-			break
-		}
-		fn := callee(call.Common())
-		if fn == nil || fn.Pkg() == nil || a.cat.ORM(fn.Pkg().Path()) == nil {
-			break
-		}
-		rv, cargs := splitArgs(call.Common())
-		if fn.Name() == a.cat.ORM(fn.Pkg().Path()).Where {
-			if w, ok := constString(arg(cargs, 0)); ok {
+	a.ormChain(recv, func(fn *types.Func, orm *knowledge.ORM, args []ssa.Value) {
+		if fn.Name() == orm.Where {
+			if w, ok := constString(arg(args, 0)); ok {
 				wheres = append(wheres, "("+w+")")
 			}
 		}
-		v = rv
-	}
+	})
 	if col != "" && len(sets) == 0 {
 		sets = append(sets, col+" = ?")
 	}
