@@ -41,20 +41,24 @@
 // formats, package variables, struct fields the package sets, functions from
 // one string to a string such as a dialect's Rebind, a helper's parameter
 // given a constant by its caller); an Exec whose text is not constant is
-// taken as a non-idempotent write, a Query of unknown text as a read; an
+// taken as a non-idempotent write, a Query of unknown text as a read (a
+// Query whose text a wrapper's caller gives is decided by that text: INSERT
+// … RETURNING through a store's QueryRowContext writes); an
 // Exec of a SELECT that calls a function (SELECT sda.set_verified($1)) runs
 // a stored function for its effects and is taken as a write; the text a
-// SQL builder of the catalog renders (huandu/go-sqlbuilder's Build) is read
-// by the builder's kind (an update assigning is idempotent, one calling
-// Incr or Add is not, an insert is plain). Also gorm
-// creates and accumulating updates, go-redis INCR*, HINCRBY, ZINCRBY, LPUSH,
+// SQL builder of the catalog renders (huandu/go-sqlbuilder's Build,
+// squirrel's ToSql) is read by the builder's kind (an update assigning is
+// idempotent, one calling Incr or Add is not, an insert is plain) and the
+// suffix and options its chain gives (ON CONFLICT … DO NOTHING, IGNORE: a
+// dedup insert). Also gorm creates (and bun inserts, read by their On(…) and
+// Ignore()) and accumulating updates, go-redis INCR*, HINCRBY, ZINCRBY, LPUSH,
 // RPUSH, APPEND …, MongoDB inserts and $inc/$push updates, HTTP POST
 // and PATCH without an Idempotency-Key header, gRPC calls (grpc's Invoke,
 // or a generated client's method — last parameter ...grpc.CallOption —
 // whose implementation the program does not have) and AWS service calls
 // (an aws-sdk-go-v2 client's method ending in ...func(*Options), an
-// aws-sdk-go one's ending in ...request.Option: Glue StartJobRun, DynamoDB
-// UpdateItem) unless the remote method's name reads like a read (Get, List,
+// aws-sdk-go one's ending in ...request.Option, and its plain form beside
+// it: Glue StartJobRun, DynamoDB UpdateItem, SES SendEmail) unless the remote method's name reads like a read (Get, List,
 // Find, Check, Describe, Head …) or an overwrite (Put, Set, Upsert, Replace,
 // Delete, Remove, Copy, Upload …), net/smtp, functions marked
 // //idem:effect or named with -effects, and with -publish publishing to a
@@ -145,8 +149,12 @@
 // values with a call graph (VTA over the program's own functions, seeded by
 // the program's implementations of each interface method). So it sees what
 // real services do: effects behind repository interfaces whose only
-// implementation, in another package, is wired in by main; service structs
-// several calls deep; handlers registered through the service's own helper
+// implementation, in another package, is wired in by main (also a database
+// wrapper that embeds a client, *sqlx.DB, whose promoted methods run the
+// statements); service structs several calls deep; task functions
+// registered in a table (machinery's RegisterTasks(map…)), also through the
+// service's own registration helper; a goroutine started per message that
+// acks it, which reports its own effects; handlers registered through the service's own helper
 // (a batch consumer that acks by the handler's bool, a router with a
 // dispatch map, a select loop), which become handlers themselves, with
 // IDEM003 when they return the acking value after a failure and IDEM002
