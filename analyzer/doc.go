@@ -23,7 +23,9 @@
 // handed to a function that runs it only for a fresh key.
 //
 // A core NATS subscription (nats.Conn's Subscribe and QueueSubscribe, not
-// JetStream) has no acks and no redelivery, and a RabbitMQ queue declared
+// JetStream) has no acks and no redelivery, nor has an MQTT subscription at
+// QoS 0 (paho's Subscribe given the constant 0; whole-program mode only),
+// and a RabbitMQ queue declared
 // exclusive (an RPC server's server-named queue) is gone, with what is in
 // it, when its consumer's connection is: a handler of such messages — the
 // callback, the loop that receives the deliveries (in a variable or a

@@ -612,15 +612,28 @@ func (a *pkgAnalysis) findHandlers() {
 					// mocks): the client's registration.
 					_, rules = a.clientImpl(f)
 				}
+				_, args := splitArgs(ci.Common())
+				once := false // the call subscribes at most once (an MQTT QoS 0 subscription)
 				for _, r := range rules {
-					_, args := splitArgs(ci.Common())
+					if r.Role == knowledge.AtMostOnce && r.WhenZero != "" {
+						n, ok := constInt(arg(args, knowledge.Param(f, r.WhenZero)))
+						once = once || ok && n == 0
+					}
+				}
+				for _, r := range rules {
 					switch r.Role {
 					case knowledge.AtMostOnce:
+						if r.WhenZero != "" && !once {
+							continue // QoS 1 or 2, or not known: redelivered
+						}
 						for _, h := range a.handlerValues(arg(args, r.arg)) {
 							a.once[h] = true
 						}
 						continue
 					case knowledge.Register, knowledge.Subscribe:
+						if once {
+							break
+						}
 						for _, h := range a.handlerValues(arg(args, r.arg)) {
 							a.redelivered[h] = true
 						}

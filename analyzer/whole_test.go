@@ -221,7 +221,7 @@ func TestWholeProgramSynthetic(t *testing.T) {
 		"nsqx", "pulsarx", "gocloudx", "riverx", "daprx", "microx", "azsbx", "sqsv1x", "redislist", "mailx", "notifyx", "entx", "bunx", "mqttx", "slackx", "popx", "statex", "stanx", "natscore", "bulkx", "grpcx", "archivex", "dpkafkax", "builderx", "lambdax", "clusterx", "bunconflict", "squirrelx", "gizmox",
 		// Handlers found by a registration call only (Register rules apply
 		// in this mode only).
-		"machineryx", "kqx", "microsubx", "cqrsx", "slacksubx", "rpcx", "dropx", "reporterx", "callbackx", "gocraftx", "handoffx")
+		"machineryx", "kqx", "microsubx", "cqrsx", "slacksubx", "rpcx", "dropx", "reporterx", "callbackx", "gocraftx", "handoffx", "mqttqos")
 }
 
 // TestWholeProgramEmbedded runs the whole-program check over a store whose

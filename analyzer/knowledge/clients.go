@@ -407,6 +407,7 @@ var brokers = concat(
 	// (SetAutoAckDisabled, EnableManualAcknowledgment: then Ack).
 	[]Rule{
 		{Name: "(github.com/eclipse/paho.mqtt.golang.Client).Subscribe", Role: Register, Arg: "callback", Client: "mqtt"},
+		{Name: "(github.com/eclipse/paho.mqtt.golang.Client).Subscribe", Role: AtMostOnce, Arg: "callback", WhenZero: "qos", Client: "mqtt"},
 		{Name: "(github.com/eclipse/paho.mqtt.golang.Client).SubscribeMultiple", Role: Register, Arg: "callback", Client: "mqtt"},
 		{Name: "(github.com/eclipse/paho.mqtt.golang.Client).AddRoute", Role: Register, Arg: "callback", Client: "mqtt"},
 		{Name: "(github.com/eclipse/paho.mqtt.golang.ClientOptions).SetDefaultPublishHandler", Role: Register, Arg: "defaultHandler", Client: "mqtt"},

@@ -170,6 +170,10 @@ type Rule struct {
 	// Fresh is the Role of a Dedup rule's result: "fresh" (a true bool or a
 	// nil error means the key is new, the default) or "duplicate".
 	Fresh string
+	// WhenZero names a parameter (as Arg) the rule holds for only when
+	// the call gives it the constant 0: an MQTT subscription at QoS 0 is
+	// at-most-once, one at QoS 1 or 2 is redelivered.
+	WhenZero string
 	// ManualOption, for Subscribe: the option whose presence among the
 	// call's options means the handler acks by itself (nats.ManualAck).
 	ManualOption string
