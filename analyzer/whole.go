@@ -471,8 +471,8 @@ func promotedDependency(ownPkgs map[*types.Package]bool, w *ssa.Function) *types
 	}
 	recv := derefType(w.Signature.Recv().Type())
 	n, ok := types.Unalias(recv).(*types.Named)
-	if !ok || n.Obj().Pkg() == m.Pkg() || !ownPkgs[n.Obj().Pkg()] {
-		return nil // a wrapper of the method's own type (a pointer receiver's value method), or a dependency's type
+	if !ok || n.Obj().Pkg() == m.Pkg() || !ownPkgs[n.Obj().Pkg()] || ownPkgs[m.Pkg()] {
+		return nil // a wrapper of the method's own type (a pointer receiver's value method), a dependency's type, or a method of the program promoted from its own embedded type
 	}
 	return m
 }
@@ -665,14 +665,20 @@ func (a *pkgAnalysis) findHandlers() {
 			handles[fn] = true
 		}
 	}
+	// Closures a function calls where it makes them (a recover wrapper:
+	// func() (err error) { defer …; return h(…) }()), by the named
+	// function they are nested in: inside a handler, they are the handler.
+	inline := map[*ssa.Function]*ssa.Function{}
+	for _, fn := range a.funcs {
+		if fn.Parent() != nil && calledOnly(fn) {
+			inline[fn] = outermost(fn)
+		}
+	}
 	for changed := true; changed; {
 		changed = false
 		for _, fn := range a.funcs {
 			inHandler := handles[fn] || a.dispatched[fn] || a.registered[fn]
-			if fn.Parent() != nil && calledOnly(fn) {
-				// A closure the handler calls where it is made (a recover
-				// wrapper: func() (err error) { defer …; return h(…) }()).
-				top := outermost(fn)
+			if top := inline[fn]; top != nil {
 				inHandler = inHandler || handles[top] || a.dispatched[top] || a.registered[top]
 			}
 			for _, b := range fn.Blocks {

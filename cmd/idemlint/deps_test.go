@@ -41,28 +41,7 @@ func OnLookup(ctx context.Context, c *mailapi.Client, to string) error {
 `,
 		"mailapi/go.mod": "module example.com/mailapi\n\ngo 1.26\n",
 		"smsapi/go.mod":  "module example.com/smsapi\n\ngo 1.26\n",
-		"smsapi/sms.go": `// Package smsapi is a vendor's SMS API client.
-package smsapi
-
-import (
-	"context"
-	"net/http"
-)
-
-type Client struct{ hc *http.Client }
-
-func (c *Client) Send(ctx context.Context, to string) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "https://sms.example/send?to="+to, nil)
-	if err != nil {
-		return err
-	}
-	resp, err := c.hc.Do(req)
-	if err != nil {
-		return err
-	}
-	return resp.Body.Close()
-}
-`,
+		"smsapi/sms.go":  vendorClient("smsapi", "Send", "MethodPost"),
 		"mailapi/mail.go": `// Package mailapi is a vendor's mail API client.
 package mailapi
 
@@ -138,29 +117,8 @@ func OnSignup(ctx context.Context, c *mailapi.Client, to string) error {
 	return c.SendWelcome(ctx, to)
 }
 `,
-		"mailapi/go.mod": "module example.com/mailapi\n\ngo 1.26\n",
-		"mailapi/mail.go": `// Package mailapi is a vendor's mail API client.
-package mailapi
-
-import (
-	"context"
-	"net/http"
-)
-
-type Client struct{ hc *http.Client }
-
-func (c *Client) SendWelcome(ctx context.Context, to string) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "https://mail.example/send?to="+to, nil)
-	if err != nil {
-		return err
-	}
-	resp, err := c.hc.Do(req)
-	if err != nil {
-		return err
-	}
-	return resp.Body.Close()
-}
-`,
+		"mailapi/go.mod":  "module example.com/mailapi\n\ngo 1.26\n",
+		"mailapi/mail.go": vendorClient("mailapi", "SendWelcome", "MethodGet"),
 	})
 	gomod := "module example.com/m\n\ngo 1.26\n\nrequire example.com/mailapi v0.0.0\n\nreplace example.com/mailapi => ./mailapi\n"
 	must(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644))
@@ -174,4 +132,31 @@ func (c *Client) SendWelcome(ctx context.Context, to string) error {
 	if out := r.stdout + r.stderr; !strings.Contains(out, "effect mailapi.Client.SendWelcome in handler OnSignup") {
 		t.Errorf("the rules file's effect is not found:\n%s", out)
 	}
+}
+
+// vendorClient returns the source of package pkg, a vendor's API client
+// whose one method, name, makes an HTTP request with the net/http method
+// constant verb (MethodPost, MethodGet).
+func vendorClient(pkg, name, verb string) string {
+	return "// Package " + pkg + " is a vendor's API client.\npackage " + pkg + `
+
+import (
+	"context"
+	"net/http"
+)
+
+type Client struct{ hc *http.Client }
+
+func (c *Client) ` + name + `(ctx context.Context, to string) error {
+	req, err := http.NewRequestWithContext(ctx, http.` + verb + `, "https://` + pkg + `.example/send?to="+to, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+`
 }
