@@ -260,6 +260,7 @@ type summary struct {
 	doTx      map[*ssa.Function]*check // closures passed to a guard Do: the check
 
 	failures   []*decision              // error branches: fresh holds the failure side
+	discards   []discard                // calls whose error nothing reads, built lazily
 	guardWork  map[ssa.Instruction]*occ // guard calls as work (workAt), built lazily
 	dispatch   map[ssa.Instruction]*occ // calls that dispatch the message to a handler, as work
 	benign     []benignSide

@@ -17,7 +17,11 @@ var doc003 = CodeDoc{
 step failed, in a deferred ack, or by returning success from a handler
 acked by its return (asynq, watermill, RocketMQ), or by returning at all
 from a handler whose consumer commits whatever it returns (dp-kafka's
-registered handlers): the error is swallowed and the message lost. Where acks are offsets (Kafka), going on to the next
+registered handlers): the error is swallowed and the message lost. A step
+whose error nothing reads (` + "`_ = repo.AddPoints(ctx, …)`" + `, a call of a function
+that writes, performs an effect or calls an API, its error dropped) fails
+unseen the same way; a dropped error of decoding, reading, telemetry or
+closing a body loses nothing and is not reported. Where acks are offsets (Kafka), going on to the next
 message after a failure without a nak, a dead-letter publish or a return
 loses the failed message too: the next message's ack commits its offset;
 so does a handler of one such message that returns nothing (its caller
@@ -49,6 +53,7 @@ func (a *pkgAnalysis) checkFailureAcks(s *summary, name string) {
 	if a.atMostOnce(s.fn) {
 		return // its messages are never redelivered: an ack loses nothing a nak would keep
 	}
+	a.collectDiscards(s)
 	hasFailure := len(s.failures) > 0 || len(s.occs) > 0 || len(s.checks) > 0 // a guard's Do can fail too
 	for _, ack := range s.acks {
 		if d, ok := ack.(*ssa.Defer); ok {
@@ -59,6 +64,8 @@ func (a *pkgAnalysis) checkFailureAcks(s *summary, name string) {
 		}
 		if f := s.failureBefore(ack.Block()); f != nil {
 			a.report(IDEM003, ack.Pos(), name, f.blk.Instrs[len(f.blk.Instrs)-1].Pos(), "the failure", "ack %s in handler %s also runs when %s fails: the error is swallowed and the message lost", describeCall(ack.Common()), name, f.what)
+		} else if d := s.discardBefore(ack); d != nil && !s.onDuplicateSide(ack.Block()) {
+			a.report(IDEM003, ack.Pos(), name, d.call.Pos(), "the discarded error", "ack %s in handler %s also runs when %s fails: its error is discarded and the message lost", describeCall(ack.Common()), name, d.what)
 		}
 	}
 	for _, drop := range s.drops {
@@ -116,6 +123,8 @@ func (a *pkgAnalysis) checkFailureAcks(s *summary, name string) {
 		}
 		if f := s.failureBefore(b); f != nil {
 			a.report(IDEM003, r.Pos(), name, f.blk.Instrs[len(f.blk.Instrs)-1].Pos(), "the failure", "handler %s returns success when %s fails: the message is acked and lost", name, f.what)
+		} else if d := s.discardBefore(r); d != nil && !s.onDuplicateSide(b) {
+			a.report(IDEM003, r.Pos(), name, d.call.Pos(), "the discarded error", "handler %s returns success when %s fails: its error is discarded and the message acked and lost", name, d.what)
 		}
 	}
 }
@@ -147,17 +156,8 @@ func (a *pkgAnalysis) returnAcked(fn *ssa.Function) bool {
 // b is on a side that handles the error deliberately (a duplicate, a
 // permanent error, a unique violation).
 func (s *summary) failureBefore(b *ssa.BasicBlock) *decision {
-	for _, bb := range s.benign {
-		if bb.side.Dominates(b) && !s.reaches(bb.other, b, bb.blk) {
-			return nil
-		}
-	}
-	for _, d := range s.decisions {
-		for i, succ := range d.blk.Succs {
-			if d.succ[i] == implDup && succ.Dominates(b) && !s.reaches(d.blk.Succs[1-i], b, d.blk) {
-				return nil
-			}
-		}
+	if s.onDuplicateSide(b) {
+		return nil
 	}
 	for _, f := range s.failures {
 		// A failure side that is a join (a loop header reached by continue)
@@ -167,6 +167,24 @@ func (s *summary) failureBefore(b *ssa.BasicBlock) *decision {
 		}
 	}
 	return nil
+}
+
+// onDuplicateSide reports whether b is only reached on the side of a
+// branch that handles an error or a duplicate on purpose.
+func (s *summary) onDuplicateSide(b *ssa.BasicBlock) bool {
+	for _, bb := range s.benign {
+		if bb.side.Dominates(b) && !s.reaches(bb.other, b, bb.blk) {
+			return true
+		}
+	}
+	for _, d := range s.decisions {
+		for i, succ := range d.blk.Succs {
+			if d.succ[i] == implDup && succ.Dominates(b) && !s.reaches(d.blk.Succs[1-i], b, d.blk) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // failureReaches reports whether b can be reached from f's failure side

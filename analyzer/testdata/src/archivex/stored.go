@@ -17,5 +17,5 @@ func markVerified(ctx context.Context, db *sql.DB, d amqp.Delivery) {
 	_ = db.QueryRowContext(ctx, `SELECT sda.is_verified($1)`, d.CorrelationId).Scan(&locked) // queried: a read
 	db.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1)`, 7)                               // a builtin: no business effect
 	db.ExecContext(ctx, `SELECT sda.set_verified($1, $2)`, d.CorrelationId, "sha256")        // want `effect sql.DB.ExecContext "SELECT sda.set_verified.* in handler markVerified is not guarded by a dedup check`
-	d.Ack(false)
+	d.Ack(false)                                                                             // want `also runs when .* fails: its error is discarded and the message lost \(IDEM003\)`
 }

@@ -27,7 +27,7 @@ func naive(ctx context.Context, r *azservicebus.Receiver, db *sql.DB) error {
 				continue
 			}
 			shop.SendSMS(ctx, o.Phone, "hi") // want `IDEM001`
-			r.CompleteMessage(ctx, m, nil)
+			r.CompleteMessage(ctx, m, nil)   // want `also runs when .* fails: its error is discarded and the message lost \(IDEM003\)`
 		}
 	}
 }
@@ -86,5 +86,5 @@ func lockTokenKey(ctx context.Context, rdb *redis.Client, r *azservicebus.Receiv
 		o, _ := shop.Decode(m.Body)
 		shop.SendSMS(ctx, o.Phone, "hi") // want `its key is built from azservicebus.ReceivedMessage.LockToken, which differs on every delivery`
 	}
-	return r.CompleteMessage(ctx, m, nil)
+	return r.CompleteMessage(ctx, m, nil) // want `also runs when .* fails: its error is discarded and the message lost \(IDEM003\)`
 }

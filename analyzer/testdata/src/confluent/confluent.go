@@ -22,7 +22,7 @@ func naive(ctx context.Context, c *kafka.Consumer, db *sql.DB) error {
 		shop.AddPoints(ctx, db, o.User, o.Qty)  // want `IDEM001`
 		shop.SendSMS(ctx, o.Phone, "hi")        // want `IDEM001`
 		shop.BumpStats(ctx, db, o.Day, o.GMV)   // want `IDEM001`
-		c.CommitMessage(m)
+		c.CommitMessage(m)                      // want `also runs when .* fails: its error is discarded and the message lost \(IDEM003\)`
 	}
 }
 
@@ -104,7 +104,9 @@ func manualCommit(ctx context.Context, db *sql.DB) error {
 			continue
 		}
 		o, _ := shop.Decode(m.Value)
-		shop.SetPhone(ctx, db, o.User, o.Phone)
+		if err := shop.SetPhone(ctx, db, o.User, o.Phone); err != nil {
+			return err
+		}
 		c.CommitMessage(m)
 	}
 }

@@ -214,7 +214,7 @@ func claimIgnored(store *guard.SQLStore, db *sql.DB, msg jetstream.Msg) error {
 	}
 	shop.BumpStats(ctx, db, o.Day, o.GMV)
 	lease.Complete(ctx, nil)
-	return msg.Ack()
+	return msg.Ack() // want `also runs when .* fails: its error is discarded and the message lost \(IDEM003\)`
 }
 
 // --- loops ---------------------------------------------------------------------------
@@ -229,7 +229,7 @@ func fetchLoop(ctx context.Context, cons jetstream.Consumer, db *sql.DB) error {
 		for msg := range batch.Messages() {
 			o, _ := shop.Decode(msg.Data())
 			shop.AddPoints(ctx, db, o.User, o.Qty) // want `IDEM001`
-			msg.Ack()
+			msg.Ack()                              // want `also runs when .* fails: its error is discarded and the message lost \(IDEM003\)`
 		}
 	}
 }

@@ -37,7 +37,7 @@ func naiveLoop(ctx context.Context, rdb *redis.Client, db *sql.DB) error {
 				rdb.HIncrBy(ctx, "stats:"+o.Day, "orders", 1)   // want `IDEM001`
 				rdb.Set(ctx, "last:"+o.User, o.ID, 0)           // idempotent
 				rdb.SAdd(ctx, "buyers:"+o.Day, o.User)          // idempotent
-				rdb.XAck(ctx, "orders", "g", m.ID)
+				rdb.XAck(ctx, "orders", "g", m.ID)              // want `also runs when .* fails: its error is discarded and the message lost \(IDEM003\)`
 			}
 		}
 	}
@@ -66,7 +66,7 @@ func setNXVal(ctx context.Context, rdb *redis.Client, db *sql.DB, m redis.XMessa
 	if rdb.SetNX(ctx, "seen:"+m.ID, 1, time.Hour).Val() {
 		shop.SendSMS(ctx, o.Phone, "hi")
 	}
-	rdb.XAck(ctx, "orders", "g", m.ID)
+	rdb.XAck(ctx, "orders", "g", m.ID) // want `also runs when .* fails: its error is discarded and the message lost \(IDEM003\)`
 }
 
 func setArgsNX(ctx context.Context, rdb *redis.Client, m redis.XMessage) error {

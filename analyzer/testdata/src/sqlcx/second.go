@@ -131,7 +131,7 @@ func (w *Worker) consumerSeqKey(ctx context.Context, rdb *redis.Client, msg jets
 		return
 	}
 	_ = w.SMS.Send(ctx, "+1", "reminder") // want `effect sqlcx.SMS.Send → .* in handler Worker.consumerSeqKey is not guarded by a dedup check: the check redis.Client.SetNX guards nothing, its key is built from jetstream.SequencePair.Consumer, which differs on every delivery \(IDEM001\)`
-	_ = msg.Ack()
+	_ = msg.Ack()                         // want `also runs when .* fails: its error is discarded and the message lost \(IDEM003\)`
 }
 
 // The stream sequence is the message's own: a dedup key.
@@ -147,7 +147,7 @@ func (w *Worker) streamSeqKey(ctx context.Context, rdb *redis.Client, msg jetstr
 		return
 	}
 	_ = w.SMS.Send(ctx, "+1", "reminder")
-	_ = msg.Ack()
+	_ = msg.Ack() // want `also runs when .* fails: its error is discarded and the message lost \(IDEM003\)`
 }
 
 var _ = guard.Applied

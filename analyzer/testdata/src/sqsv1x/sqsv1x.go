@@ -27,8 +27,8 @@ func naive(c *sqs.SQS, db *sql.DB, url string) error {
 			if err := shop.AddPoints(ctx, db, o.User, o.Qty); err != nil { // want `effect shop.AddPoints .* in handler naive is not guarded by a dedup check`
 				continue
 			}
-			shop.SendSMS(ctx, o.Phone, "hi") // want `IDEM001`
-			c.DeleteMessage(&sqs.DeleteMessageInput{QueueUrl: aws.String(url), ReceiptHandle: m.ReceiptHandle})
+			shop.SendSMS(ctx, o.Phone, "hi")                                                                    // want `IDEM001`
+			c.DeleteMessage(&sqs.DeleteMessageInput{QueueUrl: aws.String(url), ReceiptHandle: m.ReceiptHandle}) // want `also runs when .* fails: its error is discarded and the message lost \(IDEM003\)`
 		}
 	}
 }
@@ -83,7 +83,7 @@ func receiptKey(ctx context.Context, c sqsiface.SQSAPI, rdb *redis.Client, url s
 			o, _ := shop.Decode([]byte(aws.StringValue(m.Body)))
 			shop.SendSMS(ctx, o.Phone, "hi") // want `its key is built from sqs.Message.ReceiptHandle, which differs on every delivery`
 		}
-		c.DeleteMessageWithContext(ctx, &sqs.DeleteMessageInput{QueueUrl: aws.String(url), ReceiptHandle: m.ReceiptHandle})
+		c.DeleteMessageWithContext(ctx, &sqs.DeleteMessageInput{QueueUrl: aws.String(url), ReceiptHandle: m.ReceiptHandle}) // want `also runs when .* fails: its error is discarded and the message lost \(IDEM003\)`
 	}
 	return nil
 }

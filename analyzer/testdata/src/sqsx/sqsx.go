@@ -29,10 +29,10 @@ func naive(ctx context.Context, c *sqs.Client, db *sql.DB, url *string) error {
 			if err := shop.DeductStock(ctx, db, o.SKU, o.Qty); err != nil { // want `IDEM001`
 				continue
 			}
-			shop.AddPoints(ctx, db, o.User, o.Qty) // want `IDEM001`
-			shop.SendSMS(ctx, o.Phone, "hi")       // want `IDEM001`
-			shop.BumpStats(ctx, db, o.Day, o.GMV)  // want `IDEM001`
-			c.DeleteMessage(ctx, &sqs.DeleteMessageInput{QueueUrl: url, ReceiptHandle: m.ReceiptHandle})
+			shop.AddPoints(ctx, db, o.User, o.Qty)                                                       // want `IDEM001`
+			shop.SendSMS(ctx, o.Phone, "hi")                                                             // want `IDEM001`
+			shop.BumpStats(ctx, db, o.Day, o.GMV)                                                        // want `IDEM001`
+			c.DeleteMessage(ctx, &sqs.DeleteMessageInput{QueueUrl: url, ReceiptHandle: m.ReceiptHandle}) // want `also runs when .* fails: its error is discarded and the message lost \(IDEM003\)`
 		}
 	}
 }

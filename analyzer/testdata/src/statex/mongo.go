@@ -54,7 +54,10 @@ func (d *Docs) shipped(ctx context.Context, m amqp.Delivery) {
 		m.Nack(false, true)
 		return
 	}
-	d.markShipped(ctx, s.ID)
+	if err := d.markShipped(ctx, s.ID); err != nil {
+		m.Nack(false, true)
+		return
+	}
 	m.Ack(false)
 }
 

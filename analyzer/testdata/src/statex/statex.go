@@ -86,7 +86,10 @@ func (h *H) pending(ctx context.Context, d amqp.Delivery) {
 		d.Nack(false, true)
 		return
 	}
-	h.store.markPaid(ctx, o.ID)
+	if err := h.store.markPaid(ctx, o.ID); err != nil {
+		d.Nack(false, true)
+		return
+	}
 	d.Ack(false)
 }
 
@@ -117,7 +120,7 @@ func (h *H) otherColumn(ctx context.Context, d amqp.Delivery) {
 		return
 	}
 	h.store.touch(ctx, o.ID)
-	d.Ack(false)
+	d.Ack(false) // want `also runs when .* fails: its error is discarded and the message lost \(IDEM003\)`
 }
 
 // swallowed: the state check guards the effect, but a failure of the
@@ -138,5 +141,5 @@ func (h *H) swallowed(ctx context.Context, d amqp.Delivery) {
 		return
 	}
 	h.store.markPaid(ctx, o.ID)
-	d.Ack(false)
+	d.Ack(false) // want `also runs when .* fails: its error is discarded and the message lost \(IDEM003\)`
 }

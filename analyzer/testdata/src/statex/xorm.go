@@ -46,7 +46,10 @@ func (m *Mirrors) synced(ctx context.Context, d amqp.Delivery, id int64) {
 		return
 	}
 	mr.Status = 2
-	m.x.ID(mr.ID).Cols("status").Update(mr)
+	if _, err := m.x.ID(mr.ID).Cols("status").Update(mr); err != nil {
+		d.Nack(false, true)
+		return
+	}
 	d.Ack(false)
 }
 
@@ -61,6 +64,9 @@ func (m *Mirrors) counted(ctx context.Context, d amqp.Delivery, id int64) {
 		d.Nack(false, true)
 		return
 	}
-	m.x.ID(mr.ID).Cols("status").Update(mr)
+	if _, err := m.x.ID(mr.ID).Cols("status").Update(mr); err != nil {
+		d.Nack(false, true)
+		return
+	}
 	d.Ack(false)
 }

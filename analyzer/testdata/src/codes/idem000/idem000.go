@@ -10,12 +10,18 @@ import (
 
 func bad(ctx context.Context, db *sql.DB, d amqp.Delivery) {
 	//idem:ignore IDEM001 // want `//idem:ignore IDEM001 needs a reason \(IDEM000\)`
-	db.ExecContext(ctx, `UPDATE ledger SET n = n + 1 WHERE id = $1`, d.MessageId) // want `IDEM001`
+	if _, err := db.ExecContext(ctx, `UPDATE ledger SET n = n + 1 WHERE id = $1`, d.MessageId); err != nil { // want `IDEM001`
+		d.Nack(false, true)
+		return
+	}
 	d.Ack(false)
 }
 
 func good(ctx context.Context, db *sql.DB, d amqp.Delivery) {
 	//idem:ignore IDEM001 the ledger has a unique index on the event id
-	db.ExecContext(ctx, `UPDATE ledger SET n = n + 1 WHERE id = $1`, d.MessageId)
+	if _, err := db.ExecContext(ctx, `UPDATE ledger SET n = n + 1 WHERE id = $1`, d.MessageId); err != nil {
+		d.Nack(false, true)
+		return
+	}
 	d.Ack(false)
 }
