@@ -199,7 +199,10 @@
 //     a handler's result;
 //   - prepared statements set up in another package;
 //   - a state check whose row is read, or whose state is written, in a
-//     function of another package.
+//     function of another package;
+//   - a function of another package that swallows a step's failure (logs
+//     it and returns success), or whose dropped error did work: IDEM003
+//     sees only the package's own.
 //
 // Both modes use the same rules and the same catalog; on code where the
 // modular view suffices they report the same findings.

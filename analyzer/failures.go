@@ -3,7 +3,6 @@ package analyzer
 import (
 	"go/token"
 	"go/types"
-	"slices"
 	"strings"
 
 	"github.com/idemkit/idem/analyzer/knowledge"
@@ -243,106 +242,4 @@ func (a *pkgAnalysis) decodes(f *ssa.Function) bool {
 	}
 	cs := a.summary(f)
 	return len(cs.occs) == 0 && len(cs.checks) == 0 && len(cs.acks) == 0 && len(cs.writes) == 0 && !cs.sends && !cs.callsOut && len(cs.failures) == 0
-}
-
-// discard is a call whose error result nothing reads: when the step fails,
-// the handler goes on as if it had succeeded.
-type discard struct {
-	call *ssa.Call
-	what string
-}
-
-// collectDiscards finds the calls of s whose error result is never read
-// and whose failure matters: an effect, a write, or a step of the program
-// (or of an API client) that does one. A discarded error of decoding, of
-// telemetry, of publishing alone or of closing a body is none.
-func (a *pkgAnalysis) collectDiscards(s *summary) {
-	if s.discards != nil {
-		return
-	}
-	s.discards = []discard{}
-	for _, b := range s.fn.Blocks {
-		for _, instr := range b.Instrs {
-			c, ok := instr.(*ssa.Call)
-			if !ok || !discardsError(c) || !a.failingCall(c, 0) || !a.stepWorks(s, c) {
-				continue
-			}
-			s.discards = append(s.discards, discard{c, describeCall(c.Common())})
-		}
-	}
-}
-
-// discardsError reports whether c returns an error that nothing reads
-// (`_ = f()`, `f()`, `v, _ := f()`).
-func discardsError(c *ssa.Call) bool {
-	res := c.Call.Signature().Results()
-	if res.Len() == 1 {
-		return isError(res.At(0).Type()) && len(*c.Referrers()) == 0
-	}
-	for i := 0; i < res.Len(); i++ {
-		if !isError(res.At(i).Type()) {
-			continue
-		}
-		used := false
-		for _, r := range *c.Referrers() {
-			if x, ok := r.(*ssa.Extract); ok && x.Index == i && len(*x.Referrers()) > 0 {
-				used = true
-			}
-		}
-		if !used {
-			return true
-		}
-	}
-	return false
-}
-
-// stepWorks reports whether the call c of s performs an effect or a write,
-// here or in what it calls, or is an API client's request: a step whose
-// failure loses something a redelivery would do again.
-func (a *pkgAnalysis) stepWorks(s *summary, c *ssa.Call) bool {
-	if len(s.byInstr[c]) > 0 || s.wroteAt[c] {
-		return true
-	}
-	fns := a.callees[c]
-	if f := c.Call.StaticCallee(); f != nil {
-		fns = []*ssa.Function{f}
-	}
-	for _, f := range fns {
-		if f == nil || f.Blocks == nil {
-			continue
-		}
-		if !a.local(f.Pkg) {
-			if fn, ok := f.Object().(*types.Func); ok && fn.Pkg() != nil && !stdPath(fn.Pkg().Path()) && hasContextParam(fn) &&
-				!a.cat.Known(knowledge.NormPath(fn.Pkg().Path())) {
-				return true // an API client's request
-			}
-			continue
-		}
-		if cs := a.summary(f); len(cs.occs) > 0 || cs.nwrites > 0 || cs.callsOut {
-			return true
-		}
-	}
-	return false
-}
-
-// discardBefore returns a discarded failure that runs before instr on some
-// path from it: instr goes on after the step failed unseen.
-func (s *summary) discardBefore(instr ssa.Instruction) *discard {
-	b := instr.Block()
-	for i := range s.discards {
-		d := &s.discards[i]
-		db := d.call.Block()
-		if db == b {
-			if slices.Index(b.Instrs, ssa.Instruction(d.call)) < slices.Index(b.Instrs, instr) {
-				return d
-			}
-			continue
-		}
-		for _, succ := range db.Succs {
-			if s.reaches(succ, b, db) {
-				return d
-			}
-		}
-	}
-	return nil
 }

@@ -259,15 +259,19 @@ type summary struct {
 	unguarded []*occ
 	doTx      map[*ssa.Function]*check // closures passed to a guard Do: the check
 
-	failures   []*decision              // error branches: fresh holds the failure side
-	discards   []discard                // calls whose error nothing reads, built lazily
-	guardWork  map[ssa.Instruction]*occ // guard calls as work (workAt), built lazily
-	dispatch   map[ssa.Instruction]*occ // calls that dispatch the message to a handler, as work
-	benign     []benignSide
-	writes     map[string]map[string]bool // table, collection or model → the columns written, here or in a callee
-	drops      []ssa.CallInstruction      // naks without requeue in a program that declares no dead-letter exchange
-	row        *stateFact                 // the function returns a looked-up row
-	redisMarks int
+	failures []*decision // error branches: fresh holds the failure side
+	discards []discard   // calls whose error nothing reads, built lazily
+	// swallow: the failing step the function reports as success
+	// (swallowed), known once swallowState is 2.
+	swallow      string
+	swallowState uint8
+	guardWork    map[ssa.Instruction]*occ // guard calls as work (workAt), built lazily
+	dispatch     map[ssa.Instruction]*occ // calls that dispatch the message to a handler, as work
+	benign       []benignSide
+	writes       map[string]map[string]bool // table, collection or model → the columns written, here or in a callee
+	drops        []ssa.CallInstruction      // naks without requeue in a program that declares no dead-letter exchange
+	row          *stateFact                 // the function returns a looked-up row
+	redisMarks   int
 	// sends: the function publishes a message, here or in a callee (an
 	// effect only with -publish): a step whose failure is no poison
 	// message.

@@ -3,7 +3,6 @@ package analyzer
 import (
 	"go/token"
 	"go/types"
-	"slices"
 	"strings"
 
 	"github.com/idemkit/idem/analyzer/knowledge"
@@ -20,7 +19,9 @@ from a handler whose consumer commits whatever it returns (dp-kafka's
 registered handlers): the error is swallowed and the message lost. A step
 whose error nothing reads (` + "`_ = repo.AddPoints(ctx, …)`" + `, a call of a function
 that writes, performs an effect or calls an API, its error dropped) fails
-unseen the same way; a dropped error of decoding, reading, telemetry or
+unseen the same way, and so does a call of a function of the program that
+logs a step's failure and returns success (no error, or a nil one) without
+settling the message; a dropped error of decoding, reading, telemetry or
 closing a body loses nothing and is not reported. Where acks are offsets (Kafka), going on to the next
 message after a failure without a nak, a dead-letter publish or a return
 loses the failed message too: the next message's ack commits its offset;
@@ -315,27 +316,7 @@ func (a *pkgAnalysis) checkOffsetSkips(s *summary, name string) {
 	// purpose: a nak, a dead-letter publish, an exit, an ack of this
 	// message (reported on its own when it follows a failure), a benign
 	// side (a duplicate).
-	stops := func(b *ssa.BasicBlock) bool {
-		for _, bb := range s.benign {
-			if bb.side == b {
-				return true
-			}
-		}
-		for _, instr := range b.Instrs {
-			ci, ok := instr.(ssa.CallInstruction)
-			if !ok {
-				continue
-			}
-			if slices.Contains(s.acks, ci) {
-				return true
-			}
-			f := callee(ci.Common())
-			if a.cat.Has(f, knowledge.Nack) || a.cat.Has(f, knowledge.Publish) || a.cat.Has(f, knowledge.NoReturn) {
-				return true
-			}
-		}
-		return false
-	}
+	stops := func(b *ssa.BasicBlock) bool { return a.settles(s, b) }
 	onward := func(b *ssa.BasicBlock) []*ssa.BasicBlock {
 		if stops(b) {
 			return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"fmt"
 	"log"
 	"net/http"
 
@@ -58,5 +59,35 @@ func discardedHarmless(ctx context.Context, p *points, c *http.Client, d amqp.De
 		_ = resp.Body.Close()
 	}
 	log.Print(total)
+	d.Ack(false)
+}
+
+// credit logs a failed write and returns: its callers cannot tell.
+func (p *points) credit(ctx context.Context, user string, n int) {
+	if err := p.AddPoints(ctx, user, n); err != nil {
+		log.Print(err)
+	}
+}
+
+// creditErr hands the failure on.
+func (p *points) creditErr(ctx context.Context, user string, n int) error {
+	if err := p.AddPoints(ctx, user, n); err != nil {
+		return fmt.Errorf("credit %s: %w", user, err)
+	}
+	return nil
+}
+
+// swallowedInside acks after a callee swallowed the write's failure.
+func swallowedInside(ctx context.Context, p *points, d amqp.Delivery) {
+	p.credit(ctx, d.UserId, 1)
+	d.Ack(false) // want `ack amqp091.Delivery.Ack in handler swallowedInside also runs when .*points.AddPoints \(inside .*points.credit, which reports success\) fails: its error is discarded and the message lost \(IDEM003\)`
+}
+
+// handedOnInside naks when the callee reports the failure.
+func handedOnInside(ctx context.Context, p *points, d amqp.Delivery) {
+	if err := p.creditErr(ctx, d.UserId, 1); err != nil {
+		d.Nack(false, true)
+		return
+	}
 	d.Ack(false)
 }

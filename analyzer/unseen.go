@@ -1,0 +1,224 @@
+package analyzer
+
+import (
+	"go/types"
+	"slices"
+
+	"github.com/idemkit/idem/analyzer/knowledge"
+	"golang.org/x/tools/go/ssa"
+)
+
+// Failures a handler cannot see: a working step whose error nothing reads,
+// and a function of the program that fails a step and reports success.
+
+// discard is a call whose error result nothing reads: when the step fails,
+// the handler goes on as if it had succeeded.
+type discard struct {
+	call *ssa.Call
+	what string
+}
+
+// collectDiscards finds the calls of s whose error result is never read
+// and whose failure matters: an effect, a write, or a step of the program
+// (or of an API client) that does one. A discarded error of decoding, of
+// telemetry, of publishing alone or of closing a body is none. A call of a
+// function of the program that swallows a failure of its own (see
+// swallowed) is one too, whatever its caller does with its result.
+func (a *pkgAnalysis) collectDiscards(s *summary) {
+	if s.discards != nil {
+		return
+	}
+	s.discards = []discard{}
+	for _, b := range s.fn.Blocks {
+		for _, instr := range b.Instrs {
+			c, ok := instr.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			if discardsError(c) && a.failingCall(c, 0) && a.stepWorks(s, c) {
+				s.discards = append(s.discards, discard{c, describeCall(c.Common())})
+			} else if w := a.swallowedBy(c); w != "" {
+				s.discards = append(s.discards, discard{c, w})
+			}
+		}
+	}
+}
+
+// discardsError reports whether c returns an error that nothing reads
+// (`_ = f()`, `f()`, `v, _ := f()`).
+func discardsError(c *ssa.Call) bool {
+	res := c.Call.Signature().Results()
+	if res.Len() == 1 {
+		return isError(res.At(0).Type()) && len(*c.Referrers()) == 0
+	}
+	for i := 0; i < res.Len(); i++ {
+		if !isError(res.At(i).Type()) {
+			continue
+		}
+		used := false
+		for _, r := range *c.Referrers() {
+			if x, ok := r.(*ssa.Extract); ok && x.Index == i && len(*x.Referrers()) > 0 {
+				used = true
+			}
+		}
+		if !used {
+			return true
+		}
+	}
+	return false
+}
+
+// stepWorks reports whether the call c of s performs an effect or a write,
+// here or in what it calls, or is an API client's request: a step whose
+// failure loses something a redelivery would do again.
+func (a *pkgAnalysis) stepWorks(s *summary, c *ssa.Call) bool {
+	if len(s.byInstr[c]) > 0 || s.wroteAt[c] {
+		return true
+	}
+	fns := a.callees[c]
+	if f := c.Call.StaticCallee(); f != nil {
+		fns = []*ssa.Function{f}
+	}
+	for _, f := range fns {
+		if f == nil || f.Blocks == nil {
+			continue
+		}
+		if !a.local(f.Pkg) {
+			if fn, ok := f.Object().(*types.Func); ok && fn.Pkg() != nil && !stdPath(fn.Pkg().Path()) && hasContextParam(fn) &&
+				!a.cat.Known(knowledge.NormPath(fn.Pkg().Path())) {
+				return true // an API client's request
+			}
+			continue
+		}
+		if cs := a.summary(f); len(cs.occs) > 0 || cs.nwrites > 0 || cs.callsOut {
+			return true
+		}
+	}
+	return false
+}
+
+// discardBefore returns a discarded failure that runs before instr on some
+// path from it: instr goes on after the step failed unseen.
+func (s *summary) discardBefore(instr ssa.Instruction) *discard {
+	b := instr.Block()
+	for i := range s.discards {
+		d := &s.discards[i]
+		db := d.call.Block()
+		if db == b {
+			if slices.Index(b.Instrs, ssa.Instruction(d.call)) < slices.Index(b.Instrs, instr) {
+				return d
+			}
+			continue
+		}
+		for _, succ := range db.Succs {
+			if s.reaches(succ, b, db) {
+				return d
+			}
+		}
+	}
+	return nil
+}
+
+// swallowedBy returns what fails unseen inside the function a call runs:
+// every function it can be swallows a failure (see swallowed). "" when
+// none does.
+func (a *pkgAnalysis) swallowedBy(c *ssa.Call) string {
+	fns := a.callees[c]
+	if f := c.Call.StaticCallee(); f != nil {
+		fns = []*ssa.Function{f}
+	}
+	what := ""
+	for _, f := range fns {
+		w := a.swallowed(f)
+		if w == "" {
+			return ""
+		}
+		what = w
+	}
+	return what
+}
+
+// swallowed returns the failing step a function of the program reports as
+// success: a step's failure (or a discarded error) reaches a return of a
+// nil error, or any return of a function without an error result, on a
+// path that does not settle the message (an ack, a nak, a dead-letter
+// publish, an exit). A handler, a function that acks or takes messages, is
+// judged on its own and swallows nothing here.
+func (a *pkgAnalysis) swallowed(f *ssa.Function) string {
+	f = built(f)
+	if f == nil || f.Blocks == nil || !a.local(f.Pkg) {
+		return ""
+	}
+	s := a.summary(f)
+	switch s.swallowState {
+	case 1:
+		return "" // recursion
+	case 2:
+		return s.swallow
+	}
+	s.swallowState = 1
+	defer func() { s.swallowState = 2 }()
+	if s.root || len(s.acks) > 0 || len(s.drops) > 0 || len(s.autoAcks) > 0 || len(s.sources) > 0 {
+		return ""
+	}
+	a.collectBenign(s)
+	a.collectDiscards(s)
+	res := f.Signature.Results()
+	errIdx := -1
+	if res.Len() > 0 && isError(res.At(res.Len()-1).Type()) {
+		errIdx = res.Len() - 1
+	}
+	for _, b := range f.Blocks {
+		r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok || errIdx >= 0 && !isNilConst(r.Results[errIdx]) || a.settles(s, b) {
+			continue
+		}
+		what := ""
+		if d := s.failureBefore(b); d != nil && a.unsettledPath(s, d, b) {
+			what = d.what
+		} else if d := s.discardBefore(r); d != nil && !s.onDuplicateSide(b) {
+			what = d.what
+		}
+		if what != "" {
+			s.swallow = what + " (inside " + implName(f) + ", which reports success)"
+			return s.swallow
+		}
+	}
+	return ""
+}
+
+// unsettledPath reports whether b is reached from d's failure side on a
+// path that neither settles the message nor takes another one.
+func (a *pkgAnalysis) unsettledPath(s *summary, d *decision, b *ssa.BasicBlock) bool {
+	return pathTo([]*ssa.BasicBlock{d.fresh}, b, d.blk, func(x *ssa.BasicBlock) []*ssa.BasicBlock {
+		if s.hasSource(x) || a.settles(s, x) {
+			return nil
+		}
+		return x.Succs
+	})
+}
+
+// settles reports whether block b settles the message or the failure on
+// purpose: an ack of s, a nak, a dead-letter publish, an exit, a benign
+// side (a duplicate).
+func (a *pkgAnalysis) settles(s *summary, b *ssa.BasicBlock) bool {
+	for _, bb := range s.benign {
+		if bb.side == b {
+			return true
+		}
+	}
+	for _, instr := range b.Instrs {
+		ci, ok := instr.(ssa.CallInstruction)
+		if !ok {
+			continue
+		}
+		if slices.Contains(s.acks, ci) {
+			return true
+		}
+		f := callee(ci.Common())
+		if a.cat.Has(f, knowledge.Nack) || a.cat.Has(f, knowledge.Publish) || a.cat.Has(f, knowledge.NoReturn) {
+			return true
+		}
+	}
+	return false
+}
