@@ -139,7 +139,7 @@ func (a *pkgAnalysis) swallowedBy(c *ssa.Call) string {
 }
 
 // swallowed returns the failing step a function of the program reports as
-// success: a step's failure (or a discarded error) reaches a return of a
+// success: a working step's failure (or a discarded error) reaches a return of a
 // nil error, or any return of a function without an error result, on a
 // path that does not settle the message (an ack, a nak, a dead-letter
 // publish, an exit). A handler, a function that acks or takes messages, is
@@ -174,7 +174,7 @@ func (a *pkgAnalysis) swallowed(f *ssa.Function) string {
 			continue
 		}
 		what := ""
-		if d := s.failureBefore(b); d != nil && a.unsettledPath(s, d, b) {
+		if d := s.failureBefore(b); d != nil && a.unsettledPath(s, d, b) && a.failedWork(s, d) {
 			what = d.what
 		} else if d := s.discardBefore(r); d != nil && !s.onDuplicateSide(b) {
 			what = d.what
@@ -185,6 +185,15 @@ func (a *pkgAnalysis) swallowed(f *ssa.Function) string {
 		}
 	}
 	return ""
+}
+
+// failedWork reports whether the step a failure tests does work (see
+// stepWorks): a function that goes on without a row it failed to read
+// (a sender looked up, a cache) degrades on purpose, and loses nothing a
+// redelivery would do again.
+func (a *pkgAnalysis) failedWork(s *summary, d *decision) bool {
+	call := failingCall(d)
+	return call != nil && a.stepWorks(s, call)
 }
 
 // unsettledPath reports whether b is reached from d's failure side on a
