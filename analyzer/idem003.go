@@ -16,7 +16,9 @@ var doc003 = CodeDoc{
 step failed, in a deferred ack, or by returning success from a handler
 acked by its return (asynq, watermill, RocketMQ), or by returning at all
 from a handler whose consumer commits whatever it returns (dp-kafka's
-registered handlers): the error is swallowed and the message lost. A step
+registered handlers, go-zero's kq): the error is swallowed and the message
+lost. A branch that classifies the error as permanent or a duplicate on
+purpose (IsPermanent, errors.Is, also through a helper's (T, bool)) may ack. A step
 whose error nothing reads (` + "`_ = repo.AddPoints(ctx, …)`" + `, a call of a function
 that writes, performs an effect or calls an API, its error dropped) fails
 unseen the same way, and so does a call of a function of the program that
@@ -247,7 +249,7 @@ func (s *summary) retests(f *decision) map[*ssa.BasicBlock]*ssa.BasicBlock {
 
 // collectBenign finds the sides of branches that classify an error on
 // purpose: errors.Is/As, guard.Permanent, helpers named like IsDuplicate,
-// IsPermanent, IsNotFound.
+// IsPermanent, IsNotFound (their bool, or the bool of their (T, bool)).
 func (a *pkgAnalysis) collectBenign(s *summary) {
 	if s.benign != nil {
 		return
@@ -261,6 +263,9 @@ func (a *pkgAnalysis) collectBenign(s *summary) {
 		cond, side := in.Cond, 0
 		if u, ok := cond.(*ssa.UnOp); ok && u.Op == token.NOT {
 			cond, side = u.X, 1
+		}
+		if x, ok := cond.(*ssa.Extract); ok && isBool(x.Type()) {
+			cond = x.Tuple // `if _, ok := errs.IsPermanent(err); ok`
 		}
 		if c, ok := cond.(*ssa.Call); ok {
 			if fn := callee(c.Common()); fn != nil && a.benignName(fn) {

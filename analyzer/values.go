@@ -848,3 +848,9 @@ var writeVerbs = []string{
 }
 
 func writeVerb(name string) bool { return knowledge.HasVerb(name, writeVerbs) }
+
+// isBool reports whether t is a boolean type.
+func isBool(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsBoolean != 0
+}

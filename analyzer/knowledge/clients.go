@@ -449,14 +449,17 @@ var brokers = concat(
 
 	// --- Job queues and frameworks whose handlers take no broker message --------------
 	// (a decoded event, a task's arguments, a key and a value): the
-	// registration call is what makes its argument a handler.
+	// registration call is what makes its argument a handler. go-queue's kq
+	// commits a message whatever its handler returns (ForceCommit, true by
+	// default; when false it skips the commit, and the next message's
+	// commit covers the failed offset).
 	[]Rule{
 		{Name: "github.com/riverqueue/river.WorkFunc", Role: Register, Arg: "f", Client: "river"},
 		{Name: "({machinery}.Server).RegisterTask", Role: Register, Arg: "taskFunc", Client: "machinery"},
 		{Name: "({machinery}.Server).RegisterTasks", Role: Register, Arg: "namedTaskFuncs", Client: "machinery"},
-		{Name: "github.com/zeromicro/go-queue/kq.MustNewQueue", Role: Register, Arg: "handler", Client: "go-queue"},
-		{Name: "github.com/zeromicro/go-queue/kq.NewQueue", Role: Register, Arg: "handler", Client: "go-queue"},
-		{Name: "github.com/zeromicro/go-queue/kq.WithHandle", Role: Register, Arg: "handle", Client: "go-queue"},
+		{Name: "github.com/zeromicro/go-queue/kq.MustNewQueue", Role: Register, Arg: "handler", Client: "go-queue", CommitsAlways: true},
+		{Name: "github.com/zeromicro/go-queue/kq.NewQueue", Role: Register, Arg: "handler", Client: "go-queue", CommitsAlways: true},
+		{Name: "github.com/zeromicro/go-queue/kq.WithHandle", Role: Register, Arg: "handle", Client: "go-queue", CommitsAlways: true},
 		{Name: "{gomicro}.RegisterSubscriber", Role: Register, Arg: "h", Client: "go-micro"},
 		{Name: "{gomicro}/broker.Subscribe", Role: Register, Arg: "handler", Client: "go-micro"},
 		{Name: "({gomicro}/broker.Broker).Subscribe", Role: Register, Arg: "h", Client: "go-micro"},

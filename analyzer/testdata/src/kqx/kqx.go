@@ -1,6 +1,7 @@
 // Package kqx: go-zero go-queue Kafka consumers. A handler gets the key and
 // the value, no message type: MustNewQueue/NewQueue and WithHandle make it
-// one. Its nil error commits the offset.
+// one. The queue commits the offset whatever the handler returns: a
+// returned failure is a lost message.
 package kqx
 
 import (
@@ -23,7 +24,7 @@ func start(c kq.KqConf, db *sql.DB) {
 	q := kq.MustNewQueue(c, kq.WithHandle(func(ctx context.Context, key, value string) error {
 		o := decode(value)
 		if err := shop.AddPoints(ctx, db, o.User, o.Qty); err != nil { // want `effect shop.AddPoints .* is not guarded by a dedup check`
-			return err
+			return err // want `returns when shop\.AddPoints fails, and its consumer commits the message whatever the handler returns: the message is lost \(IDEM003\)`
 		}
 		return shop.SendSMS(ctx, o.Phone, "hi") // want `IDEM001`
 	}))
@@ -45,7 +46,7 @@ func (s *Stock) Consume(ctx context.Context, key, value string) error {
 		return err
 	}
 	if err := shop.DeductStock(ctx, tx, o.SKU, o.Qty); err != nil {
-		return err
+		return err // want `returns when shop\.DeductStock fails, and its consumer commits the message whatever the handler returns: the message is lost \(IDEM003\)`
 	}
 	return tx.Commit()
 }
