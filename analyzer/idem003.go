@@ -113,6 +113,8 @@ func (a *pkgAnalysis) checkFailureAcks(s *summary, name string) {
 				} else {
 					a.report(IDEM003, r.Pos(), name, f.blk.Instrs[len(f.blk.Instrs)-1].Pos(), "the failure", "handler %s returns %s when %s fails, and its dispatcher acks on that: the message is lost", name, ra, f.what)
 				}
+			} else if c := a.returnedStep(s, r.Results[ra.index]); ra.always && c != nil {
+				a.report(IDEM003, r.Pos(), name, token.NoPos, "", "handler %s returns the error of %s, and its consumer commits the message whatever the handler returns: when it fails the message is lost", name, describeCall(c.Common()))
 			}
 			continue
 		}
@@ -130,6 +132,26 @@ func (a *pkgAnalysis) checkFailureAcks(s *summary, name string) {
 			a.report(IDEM003, r.Pos(), name, d.call.Pos(), "the discarded error", "handler %s returns success when %s fails: its error is discarded and the message acked and lost", name, d.what)
 		}
 	}
+}
+
+// returnedStep returns the call whose error v is, returned untested, when
+// that call is a working step (see stepWorks) whose failure is no poison
+// message: `return l.articleOperate(msg)`.
+func (a *pkgAnalysis) returnedStep(s *summary, v ssa.Value) *ssa.Call {
+	t := v
+	if x, ok := v.(*ssa.Extract); ok {
+		t = x.Tuple
+	}
+	c, ok := t.(*ssa.Call)
+	if !ok || !a.failingCall(c, 0) || !a.stepWorks(s, c) {
+		return nil
+	}
+	for _, r := range *v.Referrers() {
+		if bin, ok := r.(*ssa.BinOp); ok && (bin.Op == token.EQL || bin.Op == token.NEQ) {
+			return nil // tested: a failure path of its own, judged as one
+		}
+	}
+	return c
 }
 
 // returnAcked reports whether fn is a handler acked by its return value:

@@ -26,7 +26,7 @@ func start(c kq.KqConf, db *sql.DB) {
 		if err := shop.AddPoints(ctx, db, o.User, o.Qty); err != nil { // want `effect shop.AddPoints .* is not guarded by a dedup check`
 			return err // want `returns when shop\.AddPoints fails, and its consumer commits the message whatever the handler returns: the message is lost \(IDEM003\)`
 		}
-		return shop.SendSMS(ctx, o.Phone, "hi") // want `IDEM001`
+		return shop.SendSMS(ctx, o.Phone, "hi") // want `IDEM001` `returns the error of shop\.SendSMS, and its consumer commits the message whatever the handler returns: when it fails the message is lost \(IDEM003\)`
 	}))
 	q.Start()
 }
@@ -55,7 +55,7 @@ var statsDB *sql.DB
 
 func handleStats(ctx context.Context, key, value string) error {
 	o := decode(value)
-	return shop.BumpStats(ctx, statsDB, o.Day, o.GMV) // want `IDEM001`
+	return shop.BumpStats(ctx, statsDB, o.Day, o.GMV) // want `IDEM001` `returns the error of shop\.BumpStats, and its consumer commits the message whatever the handler returns: when it fails the message is lost \(IDEM003\)`
 }
 
 func startAll(c kq.KqConf, db *sql.DB) error {
