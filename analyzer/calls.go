@@ -34,8 +34,7 @@ func (a *pkgAnalysis) visitCall(s *summary, ci ssa.CallInstruction) {
 			}
 		}
 	}
-	if !handled && fn != nil && fn.Pkg() != nil && !stdPath(fn.Pkg().Path()) && hasContextParam(fn) &&
-		!a.cat.Known(knowledge.NormPath(fn.Pkg().Path())) {
+	if !handled && fn != nil && a.apiRequest(fn) {
 		if f := cc.StaticCallee(); cc.IsInvoke() && len(a.callees[ci]) == 0 || f != nil && !a.local(f.Pkg) {
 			s.callsOut = true
 		}
@@ -297,6 +296,13 @@ func (a *pkgAnalysis) visitDynamic(s *summary, ci ssa.CallInstruction, fn *types
 		found = true
 	}
 	return found
+}
+
+// apiRequest reports whether fn, a function of a dependency outside the
+// standard library and the catalog that takes a context, is an API
+// client's request: I/O whose failure is no poison message.
+func (a *pkgAnalysis) apiRequest(fn *types.Func) bool {
+	return fn.Pkg() != nil && !stdPath(fn.Pkg().Path()) && hasContextParam(fn) && !a.cat.Known(knowledge.NormPath(fn.Pkg().Path()))
 }
 
 // implName names the implementation of an interface method for messages.

@@ -67,7 +67,7 @@ func (a *pkgAnalysis) checkFailureAcks(s *summary, name string) {
 		}
 		if f := s.failureBefore(ack.Block()); f != nil {
 			a.report(IDEM003, ack.Pos(), name, f.blk.Instrs[len(f.blk.Instrs)-1].Pos(), "the failure", "ack %s in handler %s also runs when %s fails: the error is swallowed and the message lost", describeCall(ack.Common()), name, f.what)
-		} else if d := s.discardBefore(ack); d != nil && !s.onDuplicateSide(ack.Block()) {
+		} else if d := s.discardBefore(ack); d != nil {
 			a.report(IDEM003, ack.Pos(), name, d.call.Pos(), "the discarded error", "ack %s in handler %s also runs when %s fails: its error is discarded and the message lost", describeCall(ack.Common()), name, d.what)
 		}
 	}
@@ -113,8 +113,10 @@ func (a *pkgAnalysis) checkFailureAcks(s *summary, name string) {
 				} else {
 					a.report(IDEM003, r.Pos(), name, f.blk.Instrs[len(f.blk.Instrs)-1].Pos(), "the failure", "handler %s returns %s when %s fails, and its dispatcher acks on that: the message is lost", name, ra, f.what)
 				}
-			} else if c := a.returnedStep(s, r.Results[ra.index]); ra.always && c != nil {
-				a.report(IDEM003, r.Pos(), name, token.NoPos, "", "handler %s returns the error of %s, and its consumer commits the message whatever the handler returns: when it fails the message is lost", name, describeCall(c.Common()))
+			} else if ra.always {
+				if c := a.returnedStep(s, r.Results[ra.index]); c != nil {
+					a.report(IDEM003, r.Pos(), name, token.NoPos, "", "handler %s returns the error of %s, and its consumer commits the message whatever the handler returns: when it fails the message is lost", name, describeCall(c.Common()))
+				}
 			}
 			continue
 		}
@@ -128,7 +130,7 @@ func (a *pkgAnalysis) checkFailureAcks(s *summary, name string) {
 		}
 		if f := s.failureBefore(b); f != nil {
 			a.report(IDEM003, r.Pos(), name, f.blk.Instrs[len(f.blk.Instrs)-1].Pos(), "the failure", "handler %s returns success when %s fails: the message is acked and lost", name, f.what)
-		} else if d := s.discardBefore(r); d != nil && !s.onDuplicateSide(b) {
+		} else if d := s.discardBefore(r); d != nil {
 			a.report(IDEM003, r.Pos(), name, d.call.Pos(), "the discarded error", "handler %s returns success when %s fails: its error is discarded and the message acked and lost", name, d.what)
 		}
 	}

@@ -75,18 +75,13 @@ func (a *pkgAnalysis) stepWorks(s *summary, c *ssa.Call) bool {
 	if len(s.byInstr[c]) > 0 || s.wroteAt[c] {
 		return true
 	}
-	fns := a.callees[c]
-	if f := c.Call.StaticCallee(); f != nil {
-		fns = []*ssa.Function{f}
-	}
-	for _, f := range fns {
+	for _, f := range a.calleesOf(c) {
 		if f == nil || f.Blocks == nil {
 			continue
 		}
 		if !a.local(f.Pkg) {
-			if fn, ok := f.Object().(*types.Func); ok && fn.Pkg() != nil && !stdPath(fn.Pkg().Path()) && hasContextParam(fn) &&
-				!a.cat.Known(knowledge.NormPath(fn.Pkg().Path())) {
-				return true // an API client's request
+			if fn, ok := f.Object().(*types.Func); ok && a.apiRequest(fn) {
+				return true
 			}
 			continue
 		}
@@ -98,9 +93,13 @@ func (a *pkgAnalysis) stepWorks(s *summary, c *ssa.Call) bool {
 }
 
 // discardBefore returns a discarded failure that runs before instr on some
-// path from it: instr goes on after the step failed unseen.
+// path from it: instr goes on after the step failed unseen. Not on a side
+// that handles an error or a duplicate on purpose.
 func (s *summary) discardBefore(instr ssa.Instruction) *discard {
 	b := instr.Block()
+	if s.onDuplicateSide(b) {
+		return nil
+	}
 	for i := range s.discards {
 		d := &s.discards[i]
 		db := d.call.Block()
@@ -123,12 +122,8 @@ func (s *summary) discardBefore(instr ssa.Instruction) *discard {
 // every function it can be swallows a failure (see swallowed). "" when
 // none does.
 func (a *pkgAnalysis) swallowedBy(c *ssa.Call) string {
-	fns := a.callees[c]
-	if f := c.Call.StaticCallee(); f != nil {
-		fns = []*ssa.Function{f}
-	}
 	what := ""
-	for _, f := range fns {
+	for _, f := range a.calleesOf(c) {
 		w := a.swallowed(f)
 		if w == "" {
 			return ""
@@ -176,7 +171,7 @@ func (a *pkgAnalysis) swallowed(f *ssa.Function) string {
 		what := ""
 		if d := s.failureBefore(b); d != nil && a.unsettledPath(s, d, b) && a.failedWork(s, d) {
 			what = d.what
-		} else if d := s.discardBefore(r); d != nil && !s.onDuplicateSide(b) {
+		} else if d := s.discardBefore(r); d != nil {
 			what = d.what
 		}
 		if what != "" {
