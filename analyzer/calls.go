@@ -338,7 +338,8 @@ func (a *pkgAnalysis) returnsMessage(f *ssa.Function) bool {
 	return false
 }
 
-// returns reports whether f returns a result of the call ci.
+// returns reports whether f returns a result of the call ci other than
+// its error (passing a read's error on does not make f a read).
 func returns(f *ssa.Function, ci ssa.CallInstruction) bool {
 	call, ok := ci.(*ssa.Call)
 	if !ok {
@@ -348,7 +349,7 @@ func returns(f *ssa.Function, ci ssa.CallInstruction) bool {
 		return true
 	}
 	for _, r := range *call.Referrers() {
-		if ex, ok := r.(*ssa.Extract); ok && returnedAs(f, ex) >= 0 {
+		if ex, ok := r.(*ssa.Extract); ok && !isError(ex.Type()) && returnedAs(f, ex) >= 0 {
 			return true
 		}
 	}
@@ -622,7 +623,11 @@ func (a *pkgAnalysis) visitRule(s *summary, ci ssa.CallInstruction, r bound, rec
 		}
 	case knowledge.AutoAckRead:
 		if call != nil && a.autoCommits(r.AutoCommit, recv) {
-			s.autoAcks = append(s.autoAcks, autoAck{call: ci, kind: r.Role})
+			aa := autoAck{call: ci, kind: r.Role}
+			if ch := result(call, 0); ch != nil && itemChan(ch.Type()) {
+				aa.ch = ch // a wrapper's ConsumeChan: each receive is committed
+			}
+			s.autoAcks = append(s.autoAcks, aa)
 		}
 	case knowledge.Subscribe:
 		manual := false

@@ -24,6 +24,9 @@ func (a *pkgAnalysis) autoCommits(ac *knowledge.AutoCommit, recv ssa.Value) bool
 	if ac == nil {
 		return false
 	}
+	if ac.Always {
+		return true
+	}
 	calls := a.constructors(recv, ac.Ctor)
 	if len(calls) == 0 {
 		return constructionCommits(ac, nil)

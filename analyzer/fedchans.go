@@ -18,35 +18,38 @@ import (
 // interface methods they call with what they received are handlers.
 
 // fedChannels returns the channels (by chanKey) that a function of the
-// program calling a fetch API sends items on, built once.
-func (a *pkgAnalysis) fedChannels() map[any]bool {
+// program calling a fetch API sends items on, each with the fetch calls of
+// the functions feeding it, built once.
+func (a *pkgAnalysis) fedChannels() map[any][]ssa.CallInstruction {
 	if a.fed != nil {
 		return a.fed
 	}
-	a.fed = map[any]bool{}
+	a.fed = map[any][]ssa.CallInstruction{}
 	for _, fn := range a.funcs {
-		if !a.fetches(fn) {
+		calls := a.fetches(fn)
+		if len(calls) == 0 {
 			continue
 		}
 		for _, ch := range sends(fn) {
 			if k := chanKey(ch); k != nil && itemChan(ch.Type()) && a.cat.Message(ch.Type()) == nil {
-				a.fed[k] = true
+				a.fed[k] = append(a.fed[k], calls...)
 			}
 		}
 	}
 	return a.fed
 }
 
-// fetches reports whether fn calls a client's fetch API itself.
-func (a *pkgAnalysis) fetches(fn *ssa.Function) bool {
+// fetches returns fn's own calls of a client's fetch API.
+func (a *pkgAnalysis) fetches(fn *ssa.Function) []ssa.CallInstruction {
+	var out []ssa.CallInstruction
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			if ci, ok := instr.(ssa.CallInstruction); ok && a.cat.Has(callee(ci.Common()), knowledge.Fetch) {
-				return true
+				out = append(out, ci)
 			}
 		}
 	}
-	return false
+	return out
 }
 
 // fedReceive reports whether instr receives from a channel a fetching
@@ -61,10 +64,10 @@ func (a *pkgAnalysis) fedReceive(instr ssa.Instruction) bool {
 	}
 	switch in := instr.(type) {
 	case *ssa.UnOp:
-		return fed[chanKey(in.X)]
+		return len(fed[chanKey(in.X)]) > 0
 	case *ssa.Select:
 		for _, st := range in.States {
-			if st.Dir == types.RecvOnly && fed[chanKey(st.Chan)] {
+			if st.Dir == types.RecvOnly && len(fed[chanKey(st.Chan)]) > 0 {
 				return true
 			}
 		}

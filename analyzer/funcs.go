@@ -40,7 +40,7 @@ type pkgAnalysis struct {
 	receivers map[any][]*ssa.Function
 	// fed: the channels a function that fetches queues messages on for
 	// the program's workers (fedchans.go); built on demand.
-	fed      map[any]bool
+	fed      map[any][]ssa.CallInstruction
 	handoffs map[*ssa.Function]string
 	// dispatched: functions a message is dispatched to through a func value
 	// or an interface (a handler registered with a helper), and registered:
@@ -522,7 +522,7 @@ type autoAck struct {
 	call ssa.CallInstruction
 	kind knowledge.Role
 	cb   ssa.Value // callback (knowledge.Subscribe)
-	ch   ssa.Value // deliveries channel (knowledge.AutoAckConsume)
+	ch   ssa.Value // deliveries channel (knowledge.AutoAckConsume; AutoAckRead of a wrapper returning one)
 }
 
 func (a *pkgAnalysis) summary(fn *ssa.Function) *summary {

@@ -41,6 +41,10 @@ func (a *pkgAnalysis) checkAutoAcks(s *summary) {
 		case knowledge.AutoAckConsume:
 			eff, where = a.effectAfterReceive(s, aa.ch, 0)
 		case knowledge.AutoAckRead:
+			if aa.ch != nil {
+				eff, where = a.effectAfterReceive(s, aa.ch, 0)
+				break
+			}
 			// The whole batch is committed: elements do not end the path.
 			stop := map[ssa.Instruction]bool{}
 			for in := range s.srcSet {

@@ -92,11 +92,12 @@ func checkProgram(pkgs []*packages.Package, c Config, candidates map[string]bool
 		a.funcs = append(a.funcs, packageFuncs(prog, sp, p.Syntax, p.TypesInfo)...)
 	}
 	a.callees, a.promoted = dynamicCallees(prog, a.funcs)
+	a.countUses()
+	a.learnWrappers()
 	a.clients = a.clientTypes()
 	phase("call graph")
 	var out []Finding
 	a.emit = func(f Finding) { out = append(out, f) }
-	a.countUses()
 	a.findHandlers()
 	a.analyseAll()
 	a.checkAll()

@@ -298,3 +298,13 @@ func TestOwnQueue(t *testing.T) {
 func TestWholeProgramDeadLetter(t *testing.T) {
 	checkWhole(t, "dropdlx")
 }
+
+// TestFetchWrapper runs the whole-program check over services that consume
+// through a company's wrapper of kafka-go: one that reads with ReadMessage
+// on a grouped reader (commits as it reads) and serves the converted
+// messages from a channel behind an interface, like ecodeclub/mq-api, and
+// one that fetches and commits when told. The wrappers' Consume and Next
+// are fetches, their types messages.
+func TestFetchWrapper(t *testing.T) {
+	checkWhole(t, "mqwrap/...")
+}

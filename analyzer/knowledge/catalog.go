@@ -24,8 +24,10 @@ type Catalog struct {
 	unique      map[string]bool
 	orms        map[string]*ORM
 	mongo       MongoOps
-	paths       map[string]bool // import paths with rules of their own (not whole-package ones)
+	paths       map[string]bool // import paths with rules of their own (not whole-package ones) or messages: known clients
+	ruled       map[string]bool // import paths with rules of their own, learnt ones too: where Lookup looks
 	described   map[string]bool // import paths of the base data's rules and messages
+	brokers     map[string]bool // import paths with consumer rules or message types (Broker)
 	names       map[string]bool // function, method and type names with rules
 	all         []*Rule
 	base        Base
@@ -78,7 +80,7 @@ func New(b Base, extra ...Rule) (*Catalog, error) {
 	c := &Catalog{
 		rules: map[string][]*Rule{}, pkgRules: map[string][]*Rule{}, messages: map[string]*Message{},
 		types: map[string]TypeRole{}, sentinels: map[string]string{}, perDelivery: map[string]bool{},
-		unique: map[string]bool{}, orms: map[string]*ORM{}, paths: map[string]bool{}, names: map[string]bool{}, described: map[string]bool{},
+		unique: map[string]bool{}, orms: map[string]*ORM{}, paths: map[string]bool{}, ruled: map[string]bool{}, brokers: map[string]bool{}, names: map[string]bool{}, described: map[string]bool{},
 		mongo: b.Mongo, base: b, extra: extra,
 	}
 	var errs []error
@@ -96,8 +98,9 @@ func New(b Base, extra ...Rule) (*Catalog, error) {
 			m := m
 			m.Type = t
 			c.messages[t] = &m
-			if i := strings.LastIndex(t, "."); i > 0 {
+			if i := strings.LastIndex(t, "."); i > 0 && !m.Learned {
 				c.paths[t[:i]] = true
+				c.brokers[t[:i]] = true
 				c.names[t[i+1:]] = true
 				if m.Client != "rules" {
 					c.described[t[:i]] = true
@@ -159,8 +162,12 @@ func (c *Catalog) add(r Rule, name string) error {
 	default:
 		k := key(pkg, recv, fn)
 		c.rules[k] = append(c.rules[k], &x)
-		c.paths[pkg] = true
+		c.ruled[pkg] = true
 		c.names[fn] = true
+		if !r.Learned {
+			c.paths[pkg] = true
+			c.brokers[pkg] = c.brokers[pkg] || r.Role.consumes()
+		}
 	}
 	return nil
 }
@@ -205,7 +212,7 @@ func (c *Catalog) Lookup(fn *types.Func) []*Rule {
 	fn = fn.Origin()
 	pkg, recv := FuncKey(fn)
 	var rs []*Rule
-	if c.names[fn.Name()] && c.paths[pkg] {
+	if c.names[fn.Name()] && c.ruled[pkg] {
 		rs = c.rules[key(pkg, recv, fn.Name())]
 		if recv != "" {
 			rs = append(rs[:len(rs):len(rs)], c.rules[key(pkg, "*", fn.Name())]...)
@@ -267,6 +274,12 @@ func (r *Rule) KeyIndex(fn *types.Func) int { return max(Param(fn, r.Key), -1) }
 // Known reports whether the catalog has rules of its own (not only
 // whole-package ones) or message types in the package at path.
 func (c *Catalog) Known(path string) bool { return c.paths[NormPath(path)] }
+
+// Broker reports whether the package at path is a broker client the
+// catalog knows the consumer side of: it has message types or rules that
+// fetch, consume, subscribe or register handlers. A package that imports
+// one may be a company's wrapper of it.
+func (c *Catalog) Broker(path string) bool { return c.brokers[NormPath(path)] }
 
 // Described reports whether the package at path is a client library the
 // catalog's own data describes (not a package a rules file names), or a

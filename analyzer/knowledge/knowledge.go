@@ -77,6 +77,15 @@ const (
 	Columns                        // names the columns a builder chain writes, in Arg and the arguments after it (xorm's Cols, gorm's Select)
 )
 
+// consumes reports whether r is a role of a broker's consumer side.
+func (r Role) consumes() bool {
+	switch r {
+	case Fetch, AutoAckConsume, AutoAckRead, Subscribe, Register, AtMostOnce:
+		return true
+	}
+	return false
+}
+
 var roleNames = map[Role]string{
 	Effect: "effect", Publish: "publish", Ack: "ack", Nack: "nack", Fetch: "fetch",
 	AutoAckConsume: "auto-ack consume", AutoAckRead: "auto-commit read", Subscribe: "subscribe",
@@ -186,6 +195,9 @@ type Rule struct {
 	AutoCommit *AutoCommit
 	// Pos is where a rule from a rules file was written ("file:line:col").
 	Pos string
+	// Learned: found in the program's code (a wrapper of a client's, see
+	// the analyzer), not catalogued: its package stays an unknown one.
+	Learned bool
 
 	pkg, recv, name string // parsed Name; recv "*" any type; name "..." every function
 	sub             bool   // Name ended in /...: subpackages too
@@ -206,6 +218,9 @@ type AutoCommit struct {
 	// ManualKeys: config map keys that turn automatic commits off
 	// (confluent's enable.auto.commit). Set, the constructor is traced.
 	ManualKeys []string
+	// Always: every read commits, whatever the constructor (a wrapper whose
+	// own reader commits as it reads).
+	Always bool
 }
 
 // Message is a broker message type.
@@ -219,6 +234,9 @@ type Message struct {
 	// a later message acks every earlier one, so a failed message the
 	// handler goes past without stopping is lost.
 	Offsets bool
+	// Learned: found in the program's code (a wrapper's message type), not
+	// catalogued: its package stays an unknown one.
+	Learned bool
 }
 
 // TypeRole is what a named type is to the engine.

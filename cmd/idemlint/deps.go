@@ -33,12 +33,19 @@ const (
 // program calls them; every other dependency is read from export data
 // only. A database driver (it implements database/sql/driver) is no such
 // client. own holds the program's module paths.
-func clientDeps(listing []*packages.Package, own map[string]bool) []string {
+//
+// wrappers are those of them that import a broker client the catalog
+// knows the consumer side of (a company's mq package over kafka-go): the
+// program's handlers are found only once a wrapper's Consume is seen to
+// fetch, so wrappers are read from source from the first check on, before
+// any other client, and are not among clients.
+func clientDeps(listing []*packages.Package, own map[string]bool) (wrappers, clients []string) {
 	cat := knowledge.Default()
 	seen := map[string]bool{}
 	type cand struct {
-		path string
-		size int64
+		path    string
+		size    int64
+		wrapper bool
 	}
 	var cands []cand
 	for _, p := range listing {
@@ -52,29 +59,48 @@ func clientDeps(listing []*packages.Package, own map[string]bool) []string {
 				continue
 			}
 			if size := sourceSize(q); size <= maxClientPackage {
-				cands = append(cands, cand{path, size})
+				cands = append(cands, cand{path, size, importsBroker(cat, q)})
 			}
 		}
 	}
-	// The smallest first, within the budget: a thin wrapper is likelier a
-	// client of the program's own than a large SDK is.
+	// Broker wrappers first, then the smallest first, within the budget: a
+	// thin wrapper is likelier a client of the program's own than a large
+	// SDK is.
 	sort.Slice(cands, func(i, j int) bool {
+		if cands[i].wrapper != cands[j].wrapper {
+			return cands[i].wrapper
+		}
 		if cands[i].size != cands[j].size {
 			return cands[i].size < cands[j].size
 		}
 		return cands[i].path < cands[j].path
 	})
-	var out []string
 	var total int64
 	for _, c := range cands {
 		if total+c.size > maxClientSource {
 			break
 		}
 		total += c.size
-		out = append(out, c.path)
+		if c.wrapper {
+			wrappers = append(wrappers, c.path)
+		} else {
+			clients = append(clients, c.path)
+		}
 	}
-	sort.Strings(out)
-	return out
+	sort.Strings(wrappers)
+	sort.Strings(clients)
+	return wrappers, clients
+}
+
+// importsBroker reports whether q imports a broker client whose consumer
+// side the catalog knows.
+func importsBroker(cat *knowledge.Catalog, q *packages.Package) bool {
+	for path, dep := range q.Imports {
+		if !stdPackage(dep) && cat.Broker(path) {
+			return true
+		}
+	}
+	return false
 }
 
 // importsClient reports whether q imports a client package (the standard

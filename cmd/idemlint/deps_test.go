@@ -160,3 +160,90 @@ func (c *Client) ` + name + `(ctx context.Context, to string) error {
 }
 `
 }
+
+// TestBrokerWrapper: a service consumes through a company's broker API in
+// another module (an interface package and its kafka-go implementation,
+// the analyzer's mqwrap testdata) and never sees kafka-go. The
+// implementation is read from source from the first check on, its
+// Consume is learnt as a read that commits by itself, and the service's
+// handler is found: an unguarded UPDATE (IDEM001) and a message committed
+// before it runs (IDEM007).
+func TestBrokerWrapper(t *testing.T) {
+	bin := idemlint(t)
+	wrapper := func(name string) string {
+		b, err := os.ReadFile(filepath.Join("..", "..", "analyzer", "testdata", "src", "mqwrap", "mq", name))
+		must(t, err)
+		return strings.ReplaceAll(string(b), `"mqwrap/mq"`, `"example.com/mq"`)
+	}
+	dir := writeModule(t, map[string]string{
+		"mq/go.mod":         "module example.com/mq\n\ngo 1.26\n\nrequire github.com/segmentio/kafka-go v0.4.51\n",
+		"mq/mq.go":          wrapper("mq.go"),
+		"mq/kafka/kafka.go": wrapper(filepath.Join("kafka", "kafka.go")),
+		"svc/svc.go": `package svc
+
+import (
+	"context"
+	"database/sql"
+
+	"example.com/mq"
+	"example.com/mq/kafka"
+)
+
+type Credits struct {
+	consumer mq.Consumer
+	db       *sql.DB
+}
+
+func (c *Credits) Consume(ctx context.Context) error {
+	msg, err := c.consumer.Consume(ctx)
+	if err != nil {
+		return err
+	}
+	_, err = c.db.ExecContext(ctx, "UPDATE users SET points = points + 1 WHERE id = $1", string(msg.Key))
+	return err
+}
+
+func Run(ctx context.Context, db *sql.DB) error {
+	cs, err := kafka.NewMQ([]string{"localhost:9092"}).Consumer("credits", "credit_group")
+	if err != nil {
+		return err
+	}
+	c := &Credits{consumer: cs, db: db}
+	for ctx.Err() == nil {
+		if err := c.Consume(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+`,
+	})
+	gomod := "module example.com/m\n\ngo 1.26\n\nrequire example.com/mq v0.0.0\n\nreplace example.com/mq => ./mq\n"
+	must(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644))
+	// The project's own go.sum holds kafka-go's and its dependencies'.
+	sum, err := os.ReadFile(filepath.Join("..", "..", "go.sum"))
+	must(t, err)
+	must(t, os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644))
+	must(t, os.WriteFile(filepath.Join(dir, "mq", "go.sum"), sum, 0o644))
+	r := run(t, dir, t.TempDir(), []string{"IDEMLINT_TRACE=1"}, bin, "./...")
+	if r.code != 3 {
+		t.Fatalf("exit %d, want 3 (findings)\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "broker wrapper from source: example.com/mq/kafka\n") {
+		t.Errorf("the kafka implementation is not read from source:\n%s", r.stderr)
+	}
+	got := strings.Join(findings(dir, r.stdout+r.stderr), "\n")
+	for _, want := range []string{
+		"svc/svc.go:21:27: effect sql.DB.ExecContext",
+		"svc/svc.go:17:32: auto-ack consumer mq.Consumer.Consume (commits by itself) acks each message before handler Credits.Consume",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no finding %q in:\n%s", want, got)
+		}
+	}
+	for _, line := range strings.Split(got, "\n") {
+		if strings.HasPrefix(line, "mq/") {
+			t.Errorf("the wrapper's own code is reported: %s", line)
+		}
+	}
+}

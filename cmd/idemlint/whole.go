@@ -83,9 +83,15 @@ func whole(s standaloneArgs) int {
 	if lerr != nil {
 		listing = nil
 	}
-	var clients []string
+	var wrappers, clients []string
 	if len(mods) > 0 {
-		clients = clientDeps(listing, seenMod)
+		wrappers, clients = clientDeps(listing, seenMod)
+		patterns = append(patterns, wrappers...)
+	}
+	if os.Getenv("IDEMLINT_TRACE") != "" {
+		for _, w := range wrappers {
+			fmt.Fprintf(os.Stderr, "idemlint: broker wrapper from source: %s\n", w)
+		}
 	}
 	// A run over the same files, dependencies, settings and idemlint as an
 	// earlier one prints what that run found.

@@ -1,0 +1,233 @@
+package analyzer
+
+import (
+	"go/token"
+	"go/types"
+	"sort"
+
+	"github.com/idemkit/idem/analyzer/knowledge"
+	"golang.org/x/tools/go/ssa"
+)
+
+// A company's consumer wrapped around a broker client (ecodeclub/mq-api
+// over kafka-go, say): a goroutine of the wrapper fetches with the client
+// and queues each message, converted to the wrapper's own type, on a
+// channel; the wrapper's Consume receives from that channel and returns
+// the message, or its ConsumeChan returns the channel. To the service,
+// Consume is a fetch API and the wrapper's type is a message, though the
+// catalog knows neither. In a whole program (the driver reads a broker
+// wrapper among the dependencies from source), learnWrappers finds such
+// functions and adds them to the analysis's catalog as if it listed them:
+// a Fetch rule for the function and for the interface methods the program
+// calls it through, an AutoAckRead rule when the client's read commits by
+// itself (kafka-go's ReadMessage on a reader with a GroupID), and the type
+// it returns as a message of the client's.
+
+// learnWrappers adds the program's fetch wrappers to a.cat (whole-program
+// mode, before any function is summarised).
+func (a *pkgAnalysis) learnWrappers() {
+	fed := a.fedChannels()
+	if len(fed) == 0 {
+		return
+	}
+	type learnt struct {
+		commits bool
+		msg     *knowledge.Message
+	}
+	wrappers := map[*ssa.Function]learnt{}
+	for _, fn := range a.funcs {
+		if fn.Parent() != nil {
+			continue
+		}
+		calls, t := returnedFed(fn, fed)
+		if len(calls) == 0 {
+			continue
+		}
+		wrappers[fn] = learnt{a.commitsOnRead(calls), a.wrapperMessage(t, calls)}
+	}
+	if len(wrappers) == 0 {
+		return
+	}
+	rules := map[string]bool{} // name → commits
+	add := func(fn *types.Func, commits bool) {
+		if name := ruleName(fn); name != "" {
+			rules[name] = rules[name] || commits
+		}
+	}
+	msgs := map[string]knowledge.Message{}
+	for fn, w := range wrappers {
+		if obj, ok := fn.Object().(*types.Func); ok {
+			add(obj, w.commits)
+		}
+		if w.msg != nil {
+			msgs[w.msg.Type] = *w.msg
+		}
+	}
+	// The interface methods the program calls a wrapper through
+	// (c.consumer.Consume(ctx) on an mq.Consumer).
+	for _, fn := range a.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				ci, ok := instr.(ssa.CallInstruction)
+				if !ok || !ci.Common().IsInvoke() {
+					continue
+				}
+				for _, f := range a.callees[ci] {
+					if w, ok := wrappers[f]; ok {
+						add(ci.Common().Method, w.commits)
+					}
+				}
+			}
+		}
+	}
+	var extra []knowledge.Rule
+	for name, commits := range rules {
+		extra = append(extra, knowledge.Rule{Name: name, Role: knowledge.Fetch, Learned: true})
+		if commits {
+			extra = append(extra, knowledge.Rule{Name: name, Role: knowledge.AutoAckRead, Learned: true,
+				AutoCommit: &knowledge.AutoCommit{Always: true}})
+		}
+	}
+	sort.Slice(extra, func(i, j int) bool { return extra[i].Name < extra[j].Name })
+	var messages []knowledge.Message
+	for _, m := range msgs {
+		messages = append(messages, m)
+	}
+	sort.Slice(messages, func(i, j int) bool { return messages[i].Type < messages[j].Type })
+	cat, err := a.cat.With(extra, messages)
+	if err != nil {
+		return // a name the catalog cannot hold: nothing learnt
+	}
+	a.cat = cat
+	a.fed = nil // the wrappers' channels now carry messages
+}
+
+// returnedFed reports the fetch calls feeding what fn returns, when it
+// returns an item it received from a fed channel (or the channel itself),
+// and the type of that result.
+func returnedFed(fn *ssa.Function, fed map[any][]ssa.CallInstruction) ([]ssa.CallInstruction, types.Type) {
+	for _, b := range fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok {
+			continue
+		}
+		for _, v := range ret.Results {
+			if isError(v.Type()) {
+				continue
+			}
+			if calls := fedValue(v, fed, true); len(calls) > 0 {
+				return calls, v.Type()
+			}
+		}
+	}
+	return nil, nil
+}
+
+// fedValue returns the fetch calls feeding the channel v was received from
+// (or v is), nil when it is none; phi follows one merge of such values.
+func fedValue(v ssa.Value, fed map[any][]ssa.CallInstruction, phi bool) []ssa.CallInstruction {
+	v = peel(v)
+	if calls := fed[chanKey(v)]; len(calls) > 0 {
+		return calls // the channel itself: ConsumeChan
+	}
+	switch x := v.(type) {
+	case *ssa.UnOp:
+		if x.Op == token.ARROW {
+			return fed[chanKey(x.X)]
+		}
+	case *ssa.Extract:
+		switch t := x.Tuple.(type) {
+		case *ssa.UnOp: // m, ok := <-ch
+			if t.Op == token.ARROW && x.Index == 0 {
+				return fed[chanKey(t.X)]
+			}
+		case *ssa.Select: // (index, recvOk, r0, r1, …): one r per receive
+			n := x.Index - 2
+			for _, st := range t.States {
+				if st.Dir != types.RecvOnly {
+					continue
+				}
+				if n == 0 {
+					return fed[chanKey(st.Chan)]
+				}
+				n--
+			}
+		}
+	case *ssa.Phi:
+		if phi {
+			for _, e := range x.Edges {
+				if calls := fedValue(e, fed, false); len(calls) > 0 {
+					return calls
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// commitsOnRead reports whether one of the fetch calls commits by itself.
+func (a *pkgAnalysis) commitsOnRead(calls []ssa.CallInstruction) bool {
+	for _, ci := range calls {
+		for _, r := range a.cat.Lookup(callee(ci.Common())) {
+			if r.Role != knowledge.AutoAckRead {
+				continue
+			}
+			if recv, _ := splitArgs(ci.Common()); a.autoCommits(r.AutoCommit, recv) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// wrapperMessage returns the message entry for t, the type a wrapper
+// returns (or a channel of it), learnt from the client's message the calls
+// fetch; nil when t is catalogued already or no named type of a
+// dependency outside the standard library.
+func (a *pkgAnalysis) wrapperMessage(t types.Type, calls []ssa.CallInstruction) *knowledge.Message {
+	if ch, ok := t.Underlying().(*types.Chan); ok {
+		t = ch.Elem()
+	}
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || stdPath(n.Obj().Pkg().Path()) || a.cat.Message(t) != nil {
+		return nil
+	}
+	name := knowledge.QualifiedType(t)
+	m := &knowledge.Message{Type: name, Client: "wrapper", Learned: true}
+	for _, ci := range calls {
+		if c, ok := ci.(*ssa.Call); ok && firstResult(c.Type()) != nil {
+			if cm := a.cat.Message(firstResult(c.Type())); cm != nil {
+				m.Client, m.Offsets = cm.Client, cm.Offsets
+				break
+			}
+		}
+	}
+	return m
+}
+
+// firstResult returns the first component of a call's result type.
+func firstResult(t types.Type) types.Type {
+	if tu, ok := t.(*types.Tuple); ok {
+		if tu.Len() == 0 {
+			return nil
+		}
+		return tu.At(0).Type()
+	}
+	return t
+}
+
+// ruleName returns fn's qualified name as the catalog writes it
+// ((pkg.Type).Method, pkg.Func), "" for a method of an unnamed type.
+func ruleName(fn *types.Func) string {
+	pkg, recv := knowledge.FuncKey(fn)
+	switch recv {
+	case "?":
+		return ""
+	case "":
+		return pkg + "." + fn.Name()
+	}
+	return "(" + pkg + "." + recv + ")." + fn.Name()
+}
