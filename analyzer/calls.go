@@ -79,6 +79,20 @@ func (a *pkgAnalysis) visitFuncArgs(s *summary, ci ssa.CallInstruction, args []s
 		for _, o := range cs.unguarded {
 			a.addVia(s, ci, "func literal", o, nil)
 		}
+		a.addWrites(s, cs) // a transaction's callback: its writes are the call's
+	}
+}
+
+// addWrites records, for the call being visited, the writes of a function
+// it calls or a closure it is given: the tables written, and a write for
+// a lost message to lose when the callee writes, or does work even though
+// guarded (a dedup insert and its effect in one transaction).
+func (a *pkgAnalysis) addWrites(s *summary, cs *summary) {
+	for t, cols := range cs.writes {
+		s.addWrite(t, slices.Collect(maps.Keys(cols))...)
+	}
+	if len(cs.wroteAt) > 0 || len(cs.occs) > 0 {
+		s.nwrites++ // a Redis SET in f, a guarded effect, or a call of a function that makes one
 	}
 }
 
@@ -203,12 +217,7 @@ func (a *pkgAnalysis) visitLocal(s *summary, ci ssa.CallInstruction, f *ssa.Func
 	}
 	cs := a.summary(f)
 	did := false
-	for t, cols := range cs.writes {
-		s.addWrite(t, slices.Collect(maps.Keys(cols))...)
-	}
-	if len(cs.wroteAt) > 0 {
-		s.nwrites++ // a Redis SET in f, or a call of a function that makes one
-	}
+	a.addWrites(s, cs)
 	s.sends = s.sends || cs.sends
 	s.callsOut = s.callsOut || cs.callsOut
 	if cs.row != nil {

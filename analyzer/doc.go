@@ -185,6 +185,18 @@
 // for the stream, also inside a recover wrapper called where it is made)
 // handlers too, acked as their dispatcher acks.
 //
+// And so is a company's broker API in front of a client (ecodeclub/mq-api
+// over kafka-go): when a goroutine of the wrapper fetches and queues each
+// message, converted to the wrapper's own type, on a channel that the
+// wrapper's Consume receives from and returns (or its ConsumeChan
+// returns), Consume is a fetch API to the service, the interface methods
+// the service calls it through too, and the type it returns is a message.
+// When the client's read commits by itself (kafka-go's ReadMessage on a
+// reader with a GroupID), the wrapper's Consume commits before the
+// service's handler runs: IDEM007. The standalone driver reads a wrapper
+// among the direct dependencies (a package that imports a broker client
+// the catalog knows the consumer side of) from source for this.
+//
 // As a vet tool (go vet -vettool, golangci-lint, idemlint -modular), the
 // analyzer is modular: it sees one package at a time and other packages
 // through facts, so it cannot see
@@ -198,6 +210,10 @@
 //   - an ack made inside a helper of another package, or a helper's ack by
 //     a handler's result;
 //   - prepared statements set up in another package;
+//   - a broker wrapper's Consume as a fetch (it is learnt from the
+//     wrapper's code, read from source only by the whole-program driver):
+//     name it under fetch, and its type under messages, in a rules file
+//     (an early commit is then not seen);
 //   - a state check whose row is read, or whose state is written, in a
 //     function of another package;
 //   - a function of another package that swallows a step's failure (logs

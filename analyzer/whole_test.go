@@ -304,7 +304,9 @@ func TestWholeProgramDeadLetter(t *testing.T) {
 // on a grouped reader (commits as it reads) and serves the converted
 // messages from a channel behind an interface, like ecodeclub/mq-api, and
 // one that fetches and commits when told. The wrappers' Consume and Next
-// are fetches, their types messages.
+// are fetches, their types messages. A handler whose one call is a dedup
+// and its effect in a transaction (credit) still loses its message when
+// the wrapper committed it first.
 func TestFetchWrapper(t *testing.T) {
 	checkWhole(t, "mqwrap/...")
 }
