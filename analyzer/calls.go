@@ -730,6 +730,13 @@ func (a *pkgAnalysis) cmdValues(s *summary, c *check, call *ssa.Call, kind vkind
 	if call == nil {
 		return
 	}
+	if kind == vBool {
+		// A client that returns the reply itself (go-zero's Setnx:
+		// (bool, error)).
+		if v := result(call, 0); v != nil && isBool(v.Type()) {
+			s.values[v] = &dval{chk: c, kind: kind, t: t, f: f}
+		}
+	}
 	for _, m := range a.roleCalls(call, knowledge.Reply) {
 		val, err := replyParts(m)
 		if kind == vErr {

@@ -53,7 +53,7 @@
 // idempotent, one calling Incr or Add is not, an insert is plain) and the
 // suffix and options its chain gives (ON CONFLICT … DO NOTHING, IGNORE: a
 // dedup insert). Also gorm creates (and bun inserts, read by their On(…) and
-// Ignore()) and accumulating updates, go-redis INCR*, HINCRBY, ZINCRBY, LPUSH,
+// Ignore()) and accumulating updates, go-redis (and go-zero redis) INCR*, HINCRBY, ZINCRBY, LPUSH,
 // RPUSH, APPEND …, MongoDB inserts and $inc/$push updates, HTTP POST
 // and PATCH without an Idempotency-Key header, gRPC calls (grpc's Invoke,
 // or a generated client's method — last parameter ...grpc.CallOption —
@@ -83,7 +83,11 @@
 // EXISTS and conditional UPDATE … WHERE state/version = … whose rows
 // affected (or RETURNING row) decides a branch; a plain INSERT whose error
 // is tested for a unique violation (23505, 1062, 2067, gorm.ErrDuplicatedKey,
-// mongo.IsDuplicateKeyError, a helper named like isUniqueViolation); Redis
+// mongo.IsDuplicateKeyError, a helper named like isUniqueViolation) — in a
+// gorm Transaction callback also when the insert comes after the writes on
+// the same transaction, if its duplicate side fails the callback (the
+// transaction rolls them back) and every path from those writes reaches it
+// or fails; Redis
 // SETNX, HSETNX and SET … NX whose result decides a branch (a SETNX whose key
 // is deleted on the success path is a lock, not a dedup); a lookup followed
 // by a write of the key (accepted; reported with -strict); a state check:

@@ -695,6 +695,7 @@ func (a *pkgAnalysis) analyse(s *summary) {
 	for _, o := range s.occs {
 		o.guardedBy = s.guardOf(o.instr.Block(), o.instr)
 	}
+	a.rollbackGuards(s)
 	// IDEM004 cover: effects after a check that decides nothing.
 	for _, c := range s.checks {
 		if !s.undecided(c) {

@@ -121,7 +121,7 @@ var base = Base{
 
 	ORMs: []ORM{{
 		Pkg: "gorm.io/gorm", ClausePkg: "gorm.io/gorm/clause",
-		Clauses: "Clauses", Where: "Where", Expr: "Expr", Begin: "Begin",
+		Clauses: "Clauses", Where: "Where", Expr: "Expr", Begin: "Begin", Transaction: "Transaction",
 		Conflict: "OnConflict", DoNothing: "DoNothing", Upsert: []string{"UpdateAll", "DoUpdates"},
 		Insert: "Insert", Modifier: "Modifier",
 		ErrorField: "Error", RowsField: "RowsAffected",
@@ -542,6 +542,31 @@ var redis = concat(
 	// XADD appends a message to a stream: publishing, like PUBLISH (the
 	// stream's consumers deduplicate), not a write of the handler's own.
 	each(Publish, "redis", "{redis}.*", "Publish", "SPublish", "XAdd"),
+	// go-zero's core/stores/redis: one method per command (and a …Ctx
+	// twin), its reply returned directly ((bool, error) for SETNX).
+	func() []Rule {
+		const z = "github.com/zeromicro/go-zero/core/stores/redis.Redis"
+		ctx := func(names ...string) []string {
+			var out []string
+			for _, n := range names {
+				out = append(out, n, n+"Ctx")
+			}
+			return out
+		}
+		out := concat(
+			effects(Redis, z, ctx("Incr", "Incrby", "Decr", "Decrby", "Hincrby", "Zincrby", "Lpush", "Rpush")...),
+			each(RedisMark, "redis", z, ctx("Set", "Setex", "Sadd", "Hset", "Hmset", "Expire")...))
+		for _, n := range ctx("Setnx", "SetnxEx") {
+			out = append(out, Rule{Name: "(" + z + ")." + n, Role: SetNX, Key: "key"})
+		}
+		for _, n := range ctx("Del") {
+			out = append(out, Rule{Name: "(" + z + ")." + n, Role: RedisDel, Key: "keys"})
+		}
+		for _, n := range ctx("Hdel") {
+			out = append(out, Rule{Name: "(" + z + ")." + n, Role: RedisDel, Key: "key"})
+		}
+		return out
+	}(),
 	// redigo names the command by a string: classified by RedisCommands.
 	func() []Rule {
 		var out []Rule

@@ -272,6 +272,9 @@ type ORM struct {
 	Where     string // the method that adds a condition
 	Expr      string // the function that makes an SQL expression
 	Begin     string // the method that starts a transaction
+	// Transaction: the method that runs its callback in a transaction,
+	// rolled back when the callback returns an error (gorm's Transaction).
+	Transaction string
 	// Conflict clause: its type, the field that makes a create a dedup
 	// insert, and the fields that make it an overwriting upsert.
 	Conflict, DoNothing string

@@ -1,0 +1,145 @@
+package analyzer
+
+import "golang.org/x/tools/go/ssa"
+
+// A dedup insert made last in a transaction guards what the transaction
+// did before it: gorm's Transaction rolls its callback's writes back when
+// the callback returns an error, so
+//
+//	db.Transaction(func(tx *gorm.DB) error {
+//		tx.Model(&Credit{}).Where("uid = ?", uid).Updates(…) // undone on a duplicate
+//		if err := tx.Create(&CreditLog{Key: key}).Error; err != nil {
+//			if isUniqueViolation(err) {
+//				return ErrDuplicated
+//			}
+//			return err
+//		}
+//		return nil
+//	})
+//
+// runs the balance change once per key, as if the log row were claimed
+// first.
+
+// rollbackGuards marks as guarded, in a transaction callback, the effects
+// on the callback's transaction that every path takes to a unique-tested
+// insert on that transaction (or to a failure, which rolls back too),
+// when that insert's duplicate side always fails the callback.
+func (a *pkgAnalysis) rollbackGuards(s *summary) {
+	tx := a.txParam(s.fn)
+	if tx == nil {
+		return
+	}
+	for _, c := range s.checks {
+		if c.kind != ckUnique || !c.valid() || c.recv == nil || a.txRoot(c.recv) != tx || !s.dupFails(c) {
+			continue
+		}
+		for _, o := range s.occs {
+			if o.guardedBy == nil && o.recv != nil && a.txRoot(o.recv) == tx && s.failsOrReaches(o.instr, c.call) {
+				o.guardedBy = c
+			}
+		}
+	}
+}
+
+// txParam returns the transaction parameter of fn when fn is a closure
+// handed to an ORM's transaction method (the catalog's ORM.Transaction).
+func (a *pkgAnalysis) txParam(fn *ssa.Function) ssa.Value {
+	if fn.Parent() == nil || len(fn.Params) == 0 {
+		return nil
+	}
+	for _, b := range fn.Parent().Blocks {
+		for _, instr := range b.Instrs {
+			ci, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			f := callee(ci.Common())
+			if f == nil || f.Pkg() == nil {
+				continue
+			}
+			orm := a.cat.ORM(f.Pkg().Path())
+			if orm == nil || orm.Transaction == "" || f.Name() != orm.Transaction {
+				continue
+			}
+			for _, x := range ci.Common().Args {
+				if funcValue(x) == fn {
+					return fn.Params[0]
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// dupFails reports whether every decision of c sends the duplicate side
+// only to returns of a non-nil error.
+func (s *summary) dupFails(c *check) bool {
+	if len(c.decisions) == 0 {
+		return false
+	}
+	for _, d := range c.decisions {
+		if d.other == nil || !failsOnly(d.other) {
+			return false
+		}
+	}
+	return true
+}
+
+// failsOrReaches reports whether every path from instr to a return of its
+// function reaches the call at (later in instr's block, or in a block on
+// the way) or returns a non-nil error.
+func (s *summary) failsOrReaches(instr ssa.Instruction, at ssa.Instruction) bool {
+	b := instr.Block()
+	if b == at.Block() {
+		return index(b, instr) < index(b, at) // else at runs first: a loop
+	}
+	return failsOrReachesFrom(b.Succs, at.Block(), map[*ssa.BasicBlock]bool{})
+}
+
+// failsOnly reports whether every return reachable from b returns a
+// non-nil error.
+func failsOnly(b *ssa.BasicBlock) bool {
+	return failsOrReachesFrom([]*ssa.BasicBlock{b}, nil, map[*ssa.BasicBlock]bool{})
+}
+
+// failsOrReachesFrom reports whether every path from the blocks bs enters
+// at (when not nil) or ends in a return of a non-nil error; a block with
+// no successor panics, which fails the callback too.
+func failsOrReachesFrom(bs []*ssa.BasicBlock, at *ssa.BasicBlock, seen map[*ssa.BasicBlock]bool) bool {
+	for _, b := range bs {
+		if b == at || seen[b] {
+			continue // reached, or judged where first met
+		}
+		seen[b] = true
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+			if !failingReturn(ret) {
+				return false
+			}
+			continue
+		}
+		if !failsOrReachesFrom(b.Succs, at, seen) {
+			return false
+		}
+	}
+	return true
+}
+
+// failingReturn reports whether ret returns an error result that is not
+// the constant nil.
+func failingReturn(ret *ssa.Return) bool {
+	if len(ret.Results) == 0 {
+		return false
+	}
+	last := ret.Results[len(ret.Results)-1]
+	return isError(last.Type()) && !isNilConst(last)
+}
+
+// index returns the position of instr in b.
+func index(b *ssa.BasicBlock, instr ssa.Instruction) int {
+	for i, in := range b.Instrs {
+		if in == instr {
+			return i
+		}
+	}
+	return -1
+}
