@@ -92,9 +92,14 @@
 // is deleted on the success path is a lock, not a dedup); a lookup followed
 // by a write of the key (accepted; reported with -strict); a state check:
 // a field of a row read by a SELECT (in the handler or in a repository
-// method it calls) compared with a constant, one side reaching no effect,
-// with an UPDATE of that table setting the field's column on the way
-// (`if o.Status == "paid" { return nil }` … `SET status = 'paid'`; a row
+// method it calls, returned by pointer or by value) compared with a
+// constant or with another field of the row (the state recorded against
+// the state to reach: `sub.LastStatus == sub.Status`), one side reaching
+// no effect, with an UPDATE of that table setting the field's column on
+// the way (`if o.Status == "paid" { return nil }` … `SET status = 'paid'`;
+// a loop over the rows of a SELECT whose WHERE holds a column to a fixed
+// state — `message_id IS NULL`, `status = 'pending'` — with an UPDATE
+// of that column, a job table's worker; a row
 // compared with nil, with an insert into its table; a MongoDB document
 // read by FindOne(…).Decode(&o) and $set in the same collection; a gorm
 // First(&o) or xorm Get(&o) row and an update of the same model type that

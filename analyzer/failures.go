@@ -241,5 +241,5 @@ func (a *pkgAnalysis) decodes(f *ssa.Function) bool {
 		return false
 	}
 	cs := a.summary(f)
-	return len(cs.occs) == 0 && len(cs.checks) == 0 && len(cs.acks) == 0 && len(cs.writes) == 0 && !cs.sends && !cs.callsOut && len(cs.failures) == 0
+	return len(cs.occs) == 0 && len(cs.checks) == 0 && len(cs.acks) == 0 && len(cs.writes) == 0 && cs.nwrites == 0 && !cs.sends && !cs.callsOut && len(cs.failures) == 0
 }

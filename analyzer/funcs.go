@@ -484,6 +484,7 @@ type check struct {
 	sqlDedup  sqlclass.DedupKind // ckSQL: how the statement tells a fresh key
 	state     bool               // ckLookup: a row's state read through a function (states.go)
 	bases     []ssa.Value        // ckLookup: the rows (structs) it filled, which a function may return
+	filter    []string           // ckLookup: the columns its WHERE holds to a fixed state (message_id IS NULL)
 }
 
 type checkKind uint8

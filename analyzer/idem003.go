@@ -22,8 +22,11 @@ purpose (IsPermanent, errors.Is, also through a helper's (T, bool)) may ack. A s
 whose error nothing reads (` + "`_ = repo.AddPoints(ctx, …)`" + `, a call of a function
 that writes, performs an effect or calls an API, its error dropped) fails
 unseen the same way, and so does a call of a function of the program that
-logs a step's failure and returns success (no error, or a nil one) without
-settling the message; a dropped error of decoding, reading, telemetry or
+logs a step's failure and returns success (no error, or a nil one; where
+the function returns no error, a "retry" bool, what it returns when the
+step succeeds) without settling the message, or that on a failed read
+returns before the work the read was for (the ids to re-index); a step
+that works includes an idempotent write (a Redis SET, a NATS KV Put); a dropped error of decoding, reading, telemetry or
 closing a body loses nothing and is not reported. Where acks are offsets (Kafka), going on to the next
 message after a failure without a nak, a dead-letter publish or a return
 loses the failed message too: the next message's ack commits its offset;

@@ -75,7 +75,7 @@ func (a *pkgAnalysis) sqlStatement(s *summary, ci ssa.CallInstruction, r bound, 
 		a.rowsValues(s, c, call, vInt, implFresh, implDup, cls.Returning)
 	}
 	if query && cls.Lookup && !cls.Write {
-		c := &check{call: ci, pos: ci.Pos(), desc: desc, kind: ckLookup, recv: recv, store: knowledge.SQL, key: keyArgs, table: sqlclass.FromTable(text)}
+		c := &check{call: ci, pos: ci.Pos(), desc: desc, kind: ckLookup, recv: recv, store: knowledge.SQL, key: keyArgs, table: sqlclass.FromTable(text), filter: sqlclass.FilterColumns(text)}
 		s.checks = append(s.checks, c)
 		a.rowsValues(s, c, call, vInt, implDup, implFresh, true)
 	}

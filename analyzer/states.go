@@ -29,7 +29,8 @@ import (
 // (stateFact), however many calls deep.
 //
 // It guards an effect when a comparison of a field read from that row (with
-// a constant, or the row with nil) decides a branch, one side of which
+// a constant or another field of the row — the state recorded against the
+// state to reach —, or the row with nil) decides a branch, one side of which
 // reaches no effect and the other does, and the function (or one it calls)
 // writes that table: an UPDATE whose SET names the compared field's column
 // (Status and status, ProcessedAt and processed_at), or for a row compared
@@ -43,6 +44,7 @@ type stateFact struct {
 	Result   int
 	Table    string
 	KeyParam int
+	Filter   []string // the columns the lookup's WHERE holds to a fixed state
 }
 
 // stateScans registers the struct fields a lookup's Scan fills: loads of
@@ -94,7 +96,7 @@ func (a *pkgAnalysis) addStateCheck(s *summary, ci ssa.CallInstruction, f *state
 	if row == nil {
 		return
 	}
-	c := &check{call: ci, pos: ci.Pos(), desc: via, kind: ckLookup, state: true, store: knowledge.SQL, table: f.Table, bases: []ssa.Value{row}}
+	c := &check{call: ci, pos: ci.Pos(), desc: via, kind: ckLookup, state: true, store: knowledge.SQL, table: f.Table, bases: []ssa.Value{row}, filter: f.Filter}
 	if f.KeyParam >= 0 && f.KeyParam < len(args) {
 		c.key = args[f.KeyParam]
 	}
@@ -135,6 +137,12 @@ func (s *summary) stateValues(c *check, row ssa.Value, depth int) {
 			if x.Op == token.MUL {
 				s.stateValues(c, x, depth+1) // o := *p
 			}
+		case *ssa.Store:
+			if x.Val == row {
+				// A row returned by value into a variable whose fields
+				// are read through its address (sqlc's :one).
+				s.stateValues(c, x.Addr, depth+1)
+			}
 		case *ssa.IndexAddr:
 			// An element of a slice of rows, as a range loop reads it,
 			// or its field (rows[0].Status).
@@ -151,8 +159,8 @@ func (s *summary) stateValues(c *check, row ssa.Value, depth int) {
 }
 
 // stateCond returns the state value a branch condition compares: a field
-// of a looked-up row compared with a constant, a boolean field, or the row
-// compared with nil.
+// of a looked-up row compared with a constant or with another field of the
+// row, a boolean field, or the row compared with nil.
 func (s *summary) stateCond(v ssa.Value) *dval {
 	switch x := v.(type) {
 	case *ssa.UnOp:
@@ -162,6 +170,11 @@ func (s *summary) stateCond(v ssa.Value) *dval {
 	case *ssa.Phi:
 		return s.flagState(x, map[*ssa.Phi]bool{})
 	case *ssa.BinOp:
+		if c, ok := x.Y.(*ssa.Call); ok && x.Op == token.LSS && len(c.Call.Args) == 1 {
+			if d := s.values[c.Call.Args[0]]; d != nil && d.kind == vState {
+				return s.pendingRows(d, c) // i < len(rows)
+			}
+		}
 		d, other := s.values[x.X], x.Y
 		if d == nil || d.kind != vState {
 			d, other = s.values[x.Y], x.X
@@ -177,6 +190,15 @@ func (s *summary) stateCond(v ssa.Value) *dval {
 		if x.Op != token.EQL && x.Op != token.NEQ {
 			return nil
 		}
+		if o := s.values[other]; o != nil && o.kind == vState && o.chk == d.chk && o.field != "" && d.field != "" {
+			// Two fields of one row (sub.LastAlertStatus == sub.Status):
+			// the state recorded against the state to reach. The one
+			// the function writes is the state.
+			if !s.writesState(d) {
+				return o
+			}
+			return d
+		}
 		if k, ok := other.(*ssa.Const); ok {
 			if d.field == "" && k.Value != nil {
 				return nil // a row compared with a value, not nil
@@ -191,6 +213,29 @@ func (s *summary) stateCond(v ssa.Value) *dval {
 	if d := s.values[v]; d != nil && d.kind == vState && d.field != "" {
 		if b, ok := v.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsBoolean != 0 {
 			return d
+		}
+	}
+	return nil
+}
+
+// pendingRows returns the state a loop over a lookup's rows tests
+// (i < len(rows)): the rows were taken in a state their WHERE fixes
+// (message_id IS NULL, status = 'pending') and the function writes that
+// column, so each row the body handles had not been handled — a job
+// table taken FOR UPDATE SKIP LOCKED and marked in the same transaction.
+// The loop's body is the fresh side, its exit the duplicate one. nil for
+// other lookups and other tests.
+func (s *summary) pendingRows(d *dval, c *ssa.Call) *dval {
+	if d.field != "" || len(d.chk.filter) == 0 {
+		return nil
+	}
+	if b, ok := c.Call.Value.(*ssa.Builtin); !ok || b.Name() != "len" {
+		return nil
+	}
+	for _, col := range d.chk.filter {
+		f := &dval{chk: d.chk, kind: vState, field: col}
+		if s.writesState(f) {
+			return f
 		}
 	}
 	return nil
@@ -349,7 +394,7 @@ func (a *pkgAnalysis) inferState(s *summary) {
 			for _, v := range returnedValues(v) {
 				for _, c := range s.checks {
 					if c.kind == ckLookup && c.table != "" && (containsValue(c.bases, v) || appendsBase(v, c.bases, map[ssa.Value]bool{})) {
-						s.row = &stateFact{Result: i, Table: c.table, KeyParam: paramIndex(s.fn, c.key)}
+						s.row = &stateFact{Result: i, Table: c.table, KeyParam: paramIndex(s.fn, c.key), Filter: c.filter}
 						return
 					}
 				}

@@ -134,8 +134,10 @@ func (a *pkgAnalysis) swallowedBy(c *ssa.Call) string {
 }
 
 // swallowed returns the failing step a function of the program reports as
-// success: a working step's failure (or a discarded error) reaches a return of a
-// nil error, or any return of a function without an error result, on a
+// success: a working step's failure (or a discarded error), or a failure
+// that makes the function skip work its success would do, reaches a
+// return of a nil error, or in a function without an error result a
+// return of what it returns on success (returnsAsOnSuccess), on a
 // path that does not settle the message (an ack, a nak, a dead-letter
 // publish, an exit). A handler, a function that acks or takes messages, is
 // judged on its own and swallows nothing here.
@@ -169,7 +171,7 @@ func (a *pkgAnalysis) swallowed(f *ssa.Function) string {
 			continue
 		}
 		what := ""
-		if d := s.failureBefore(b); d != nil && a.unsettledPath(s, d, b) && a.failedWork(s, d) {
+		if d := s.failureBefore(b); d != nil && a.unsettledPath(s, d, b) && (a.failedWork(s, d) || a.skipsWork(s, d)) && (errIdx >= 0 || s.returnsAsOnSuccess(d, r)) {
 			what = d.what
 		} else if d := s.discardBefore(r); d != nil {
 			what = d.what
@@ -180,6 +182,64 @@ func (a *pkgAnalysis) swallowed(f *ssa.Function) string {
 		}
 	}
 	return ""
+}
+
+// skipsWork reports whether a failure's side leaves out work its success
+// side does: a call that does work (see stepWorks) reached from the
+// success side and not from the failure side. A read that fails and makes
+// the function return before the writes it was for (the ids to re-index,
+// the row to update) loses them, where one that goes on without the row
+// degrades.
+func (a *pkgAnalysis) skipsWork(s *summary, d *decision) bool {
+	for _, b := range s.fn.Blocks {
+		if !s.reaches(d.other, b, d.blk) || s.reaches(d.fresh, b, d.blk) {
+			continue
+		}
+		for _, instr := range b.Instrs {
+			if c, ok := instr.(*ssa.Call); ok && a.stepWorks(s, c) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// returnsAsOnSuccess reports whether r, reached from a failure's side in
+// a function with no error result, returns what the function returns when
+// the step succeeds: r is reached from the success side too, or a return
+// reached from it gives the same constants. A function whose bool says
+// "retry" (true) after a failure and "done" (false) otherwise reports the
+// failure; one that returns the same false either way swallows it. A
+// function without results reports nothing, so every return is alike.
+func (s *summary) returnsAsOnSuccess(d *decision, r *ssa.Return) bool {
+	if len(r.Results) == 0 {
+		return true
+	}
+	for _, b := range s.fn.Blocks {
+		rr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok || !s.reaches(d.other, b, d.blk) {
+			continue
+		}
+		if rr == r || sameConsts(rr.Results, r.Results) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameConsts reports whether two result lists are the same constants.
+func sameConsts(x, y []ssa.Value) bool {
+	if len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		kx, ok1 := x[i].(*ssa.Const)
+		ky, ok2 := y[i].(*ssa.Const)
+		if !ok1 || !ok2 || kx.String() != ky.String() {
+			return false
+		}
+	}
+	return true
 }
 
 // failedWork reports whether the step a failure tests does work (see

@@ -99,6 +99,7 @@ func checkProgram(pkgs []*packages.Package, c Config, candidates map[string]bool
 	var out []Finding
 	a.emit = func(f Finding) { out = append(out, f) }
 	a.findHandlers()
+	a.traceHandlers()
 	a.analyseAll()
 	a.checkAll()
 	phase("analysis")
@@ -229,6 +230,26 @@ func verifyRules(cfg *config, pkgs []*packages.Package) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// traceHandlers prints, when IDEMLINT_TRACE is set, the handlers found
+// (message roots, callbacks registered through helpers, dispatch tables
+// and queues) with their positions, sorted: what a user reads when a
+// handler they expected is not judged.
+func (a *pkgAnalysis) traceHandlers() {
+	if os.Getenv("IDEMLINT_TRACE") == "" {
+		return
+	}
+	var lines []string
+	for _, fn := range a.funcs {
+		if a.summary(fn).root || a.registered[fn] || a.dispatched[fn] || a.queued[fn] {
+			lines = append(lines, fmt.Sprintf("idemlint: handler %s (%s)\n", fn.String(), a.fset.Position(fn.Pos())))
+		}
+	}
+	sort.Strings(lines)
+	for _, l := range lines {
+		fmt.Fprint(os.Stderr, l)
+	}
 }
 
 // tracer returns a function that, when IDEMLINT_TRACE is set, prints each

@@ -53,7 +53,7 @@ const (
 	NewRequest                     // builds an HTTP request: Arg is the method
 	RowsAffected                   // rows affected by an Exec
 	Scan                           // Scan of a QueryRow, Decode of a FindOne: fills its arguments from the row; its error tells a missing row
-	RedisMark                      // a Redis write that records a key (SET, SADD, HSET …)
+	RedisMark                      // a key-value write that records a key (Redis SET, SADD, HSET …, a NATS KV Put): no effect, but work a lost message loses
 	Register                       // registers Arg as a message handler (a mux, a task server)
 	AtMostOnce                     // registers Arg as the callback of a subscription the broker never delivers twice (core NATS)
 	ExclusiveQueue                 // declares a queue that dies with its connection when Arg (a bool) is true: what is consumed from it is never redelivered after a crash

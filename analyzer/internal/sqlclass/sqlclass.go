@@ -854,6 +854,69 @@ func classifyMerge(s []tok) Class {
 	return c
 }
 
+// FilterColumns returns the columns a SELECT's WHERE holds to a fixed
+// state, lowercased without qualifier: `message_id IS NULL`,
+// `status = 'pending'`, `done = false`, `NOT sent`. A worker that takes
+// the rows still in that state and writes the column as it handles each
+// one (SET message_id = …) handles a row once: the filter is its
+// dedup. nil when the statement filters on none.
+func FilterColumns(q string) []string {
+	toks := tokenize(q)
+	start := -1
+	for j, t := range toks {
+		if t.is("where") {
+			start = j + 1
+			break
+		}
+	}
+	if start < 0 {
+		return nil
+	}
+	var out []string
+	add := func(name string) {
+		for _, c := range out {
+			if c == name {
+				return
+			}
+		}
+		out = append(out, name)
+	}
+	depth := 0
+	for j := start; j < len(toks); j++ {
+		t := toks[j]
+		switch {
+		case t.op("("):
+			depth++
+			continue
+		case t.op(")"):
+			depth--
+			continue
+		case depth == 0 && t.is("group", "order", "limit", "for", "returning", "union", "having", "offset"):
+			return out
+		case depth > 0 || !t.ident() || t.is("not", "null", "true", "false", "and", "or", "is", "in", "exists", "between", "like"):
+			continue
+		}
+		name := t.s
+		end := j + 1
+		for end+1 < len(toks) && toks[end].op(".") && toks[end+1].ident() {
+			name = toks[end+1].s // alias.column
+			end += 2
+		}
+		last := end >= len(toks)
+		switch {
+		case j > start && toks[j-1].is("not") && (last || toks[end].is("and", "or") || toks[end].op(")") || toks[end].op(";")):
+			add(name) // NOT sent
+		case last:
+		case toks[end].is("is") && end+1 < len(toks) && toks[end+1].is("null"):
+			add(name)
+		case toks[end].op("=") && end+1 < len(toks) && (toks[end+1].kind == tString || toks[end+1].kind == tNumber || toks[end+1].is("true", "false")):
+			add(name)
+		}
+		j = end - 1
+	}
+	return out
+}
+
 // FromTable returns the table a SELECT reads (after its first FROM),
 // lowercased without schema; "" if none.
 func FromTable(q string) string {

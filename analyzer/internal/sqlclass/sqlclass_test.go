@@ -181,3 +181,23 @@ func TestFunction(t *testing.T) {
 		}
 	}
 }
+
+func TestFilterColumns(t *testing.T) {
+	for _, tc := range []struct {
+		q    string
+		want []string
+	}{
+		{"SELECT id, dest_id FROM pending_signals WHERE message_id IS NULL AND ($1::uuid IS NULL OR service_id = $1) FOR UPDATE SKIP LOCKED LIMIT 100", []string{"message_id"}},
+		{"SELECT id FROM jobs j WHERE j.status = 'pending' ORDER BY id", []string{"status"}},
+		{"SELECT id FROM mails WHERE NOT sent", []string{"sent"}},
+		{"SELECT id FROM mails WHERE done = false AND tries < 3", []string{"done"}},
+		{"SELECT id FROM mails WHERE processed_at IS NOT NULL", nil},
+		{"SELECT id FROM orders WHERE id = $1", nil},
+		{"SELECT id FROM orders WHERE user_id = ? LIMIT 1", nil},
+		{"SELECT count(*) FROM orders", nil},
+	} {
+		if got := FilterColumns(tc.q); !slices.Equal(got, tc.want) {
+			t.Errorf("FilterColumns(%q) = %q, want %q", tc.q, got, tc.want)
+		}
+	}
+}

@@ -143,3 +143,142 @@ func (h *H) swallowed(ctx context.Context, d amqp.Delivery) {
 	h.store.markPaid(ctx, o.ID)
 	d.Ack(false) // want `also runs when .* fails: its error is discarded and the message lost \(IDEM003\)`
 }
+
+// Sub is a subscription row: the status last sent, joined with the
+// status the alert has now.
+type Sub struct {
+	ID         string
+	User       string
+	LastStatus string
+	Status     string
+}
+
+func (p *Store) sub(ctx context.Context, id string) (Sub, error) {
+	var s Sub
+	err := p.DB.QueryRowContext(ctx, "SELECT sub.id, sub.user_id, sub.last_status, a.status FROM subscriptions sub JOIN alerts a ON a.id = sub.alert_id WHERE sub.id = $1 FOR UPDATE SKIP LOCKED", id).Scan(&s.ID, &s.User, &s.LastStatus, &s.Status)
+	return s, err
+}
+
+func (p *Store) setLastStatus(ctx context.Context, id, status string) error {
+	_, err := p.DB.ExecContext(ctx, "UPDATE subscriptions SET last_status = $2 WHERE id = $1", id, status)
+	return err
+}
+
+// caughtUp reads a row returned by value (sqlc's :one) and compares two
+// fields of it, the status recorded against
+// the status to reach, and writes the recorded one with the effect: a
+// state check.
+func (h *H) caughtUp(ctx context.Context, d amqp.Delivery) {
+	s, err := h.store.sub(ctx, string(d.Body))
+	if err != nil {
+		d.Nack(false, true)
+		return
+	}
+	if s.LastStatus == s.Status {
+		d.Ack(false)
+		return
+	}
+	if err := h.store.addPoints(ctx, s.User, 1); err != nil {
+		d.Nack(false, true)
+		return
+	}
+	if err := h.store.setLastStatus(ctx, s.ID, s.Status); err != nil {
+		d.Nack(false, true)
+		return
+	}
+	d.Ack(false)
+}
+
+// sameUser compares two fields of one row, neither of which it writes:
+// validation, not a dedup.
+func (h *H) sameUser(ctx context.Context, d amqp.Delivery) {
+	s, err := h.store.sub(ctx, string(d.Body))
+	if err != nil {
+		d.Nack(false, true)
+		return
+	}
+	if s.User == s.ID {
+		d.Ack(false)
+		return
+	}
+	if err := h.store.addPoints(ctx, s.User, 1); err != nil { // want `IDEM001`
+		d.Nack(false, true)
+		return
+	}
+	d.Ack(false)
+}
+
+// Job is a row of a job table.
+type Job struct {
+	ID   string
+	User string
+}
+
+func (p *Store) pendingJobs(ctx context.Context) ([]Job, error) {
+	rows, err := p.DB.QueryContext(ctx, "SELECT id, user_id FROM point_jobs WHERE done_at IS NULL ORDER BY id FOR UPDATE SKIP LOCKED LIMIT 100")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Job
+	for rows.Next() {
+		var j Job
+		if err := rows.Scan(&j.ID, &j.User); err != nil {
+			return nil, err
+		}
+		out = append(out, j)
+	}
+	return out, rows.Err()
+}
+
+func (p *Store) finishJob(ctx context.Context, id string) error {
+	_, err := p.DB.ExecContext(ctx, "UPDATE point_jobs SET done_at = NOW() WHERE id = $1", id)
+	return err
+}
+
+func (p *Store) touchJob(ctx context.Context, id string) error {
+	_, err := p.DB.ExecContext(ctx, "UPDATE point_jobs SET tries = 3 WHERE id = $1", id)
+	return err
+}
+
+// jobs takes the jobs not done yet and marks each done with its effect:
+// the WHERE done_at IS NULL is the dedup.
+func (h *H) jobs(ctx context.Context, d amqp.Delivery) {
+	jobs, err := h.store.pendingJobs(ctx)
+	if err != nil {
+		d.Nack(false, true)
+		return
+	}
+	for _, j := range jobs {
+		if err := h.store.addPoints(ctx, j.User, 1); err != nil {
+			d.Nack(false, true)
+			return
+		}
+		if err := h.store.finishJob(ctx, j.ID); err != nil {
+			d.Nack(false, true)
+			return
+		}
+	}
+	d.Ack(false)
+}
+
+// jobsUnmarked takes the same jobs but writes another column: every
+// redelivery handles them again.
+func (h *H) jobsUnmarked(ctx context.Context, d amqp.Delivery) {
+	jobs, err := h.store.pendingJobs(ctx)
+	if err != nil {
+		d.Nack(false, true)
+		return
+	}
+	for _, j := range jobs {
+		if err := h.store.addPoints(ctx, j.User, 1); err != nil { // want `IDEM001`
+			d.Nack(false, true)
+			return
+		}
+		if err := h.store.touchJob(ctx, j.ID); err != nil {
+			d.Nack(false, true)
+			return
+		}
+	}
+	d.Ack(false)
+}

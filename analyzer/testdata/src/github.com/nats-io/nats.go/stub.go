@@ -103,7 +103,37 @@ type MessageBatch interface {
 
 type JetStreamContext interface {
 	JetStream
+	KeyValueManager
 }
+
+type KeyValueManager interface {
+	KeyValue(bucket string) (KeyValue, error)
+}
+
+type KeyValue interface {
+	Get(key string) (entry KeyValueEntry, err error)
+	GetRevision(key string, revision uint64) (entry KeyValueEntry, err error)
+	Put(key string, value []byte) (revision uint64, err error)
+	PutString(key string, value string) (revision uint64, err error)
+	Create(key string, value []byte) (revision uint64, err error)
+	Update(key string, value []byte, last uint64) (revision uint64, err error)
+	Delete(key string, opts ...DeleteOpt) error
+	Purge(key string, opts ...DeleteOpt) error
+	Bucket() string
+}
+
+type KeyValueEntry interface {
+	Bucket() string
+	Key() string
+	Value() []byte
+	Revision() uint64
+}
+
+type DeleteOpt interface {
+	configureDelete(opts *deleteOpts) error
+}
+
+type deleteOpts struct{}
 
 type JetStream interface {
 	ChanQueueSubscribe(subj string, queue string, ch chan *Msg, opts ...SubOpt) (*Subscription, error)

@@ -17,8 +17,49 @@ type JetStream interface {
 	StreamConsumerManager
 	StreamManager
 	Publisher
+	KeyValueManager
 	Conn() *nats.Conn
 }
+
+type KeyValueManager interface {
+	KeyValue(ctx context.Context, bucket string) (KeyValue, error)
+}
+
+type KeyValue interface {
+	Get(ctx context.Context, key string) (KeyValueEntry, error)
+	GetRevision(ctx context.Context, key string, revision uint64) (KeyValueEntry, error)
+	Put(ctx context.Context, key string, value []byte) (uint64, error)
+	PutString(ctx context.Context, key string, value string) (uint64, error)
+	Create(ctx context.Context, key string, value []byte, opts ...KVCreateOpt) (uint64, error)
+	Update(ctx context.Context, key string, value []byte, revision uint64) (uint64, error)
+	Delete(ctx context.Context, key string, opts ...KVDeleteOpt) error
+	Purge(ctx context.Context, key string, opts ...KVDeleteOpt) error
+	Bucket() string
+}
+
+type KeyValueEntry interface {
+	Bucket() string
+	Key() string
+	Value() []byte
+	Revision() uint64
+	Created() time.Time
+	Delta() uint64
+	Operation() KeyValueOp
+}
+
+type KeyValueOp uint8
+
+type KVCreateOpt interface {
+	configureCreate(opts *createOpts) error
+}
+
+type KVDeleteOpt interface {
+	configureDelete(opts *deleteOpts) error
+}
+
+type createOpts struct{}
+
+type deleteOpts struct{}
 
 type StreamConsumerManager interface {
 	Consumer(ctx context.Context, stream string, consumer string) (Consumer, error)
