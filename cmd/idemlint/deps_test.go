@@ -87,7 +87,10 @@ func (c *Client) call(ctx context.Context, method, path string) error {
 	if !strings.Contains(r.stderr, "client dependencies: 2 candidates, 1 reached by handlers") || !strings.Contains(r.stderr, "from source: example.com/mailapi\n") || strings.Contains(r.stderr, "from source: example.com/smsapi") {
 		t.Errorf("want the mail client, and not the SMS client, read from source:\n%s", r.stderr)
 	}
-	if strings.Contains(out, "OnLookup") {
+	if !strings.Contains(r.stderr, "idemlint: handler example.com/m/svc.OnSignup (") {
+		t.Errorf("the trace does not name the handler OnSignup:\n%s", r.stderr)
+	}
+	if strings.Contains(out, "in handler OnLookup") {
 		t.Errorf("a GET through the dependency is reported:\n%s", out)
 	}
 	for _, line := range strings.Split(out, "\n") {
