@@ -189,14 +189,12 @@ func (a *pkgAnalysis) failingCall(v ssa.Value, depth int) bool {
 		if fn.Pkg() != nil && a.cat.Known(knowledge.NormPath(fn.Pkg().Path())) && len(rules) == 0 {
 			return false
 		}
-		// In a whole program, a function of a dependency that takes no
-		// context (and is no interface method) parses or validates: its
+		// A function of a dependency that takes no context (and is no
+		// interface method) parses or validates: its
 		// failure is a poison message (gomatrixserverlib.SplitID,
 		// uuid.Parse), not a step that must be retried.
-		if a.pkgs != nil && !x.Call.IsInvoke() && !hasContextParam(fn) {
-			if sf := a.prog.FuncValue(fn); sf == nil || !a.local(sf.Pkg) {
-				return false
-			}
+		if !x.Call.IsInvoke() && !hasContextParam(fn) && a.dependency(fn) {
+			return false
 		}
 		for _, n := range decodeName {
 			if strings.Contains(fn.Name(), n) || strings.HasPrefix(fn.Name(), strings.ToLower(n)) {
@@ -242,4 +240,22 @@ func (a *pkgAnalysis) decodes(f *ssa.Function) bool {
 	}
 	cs := a.summary(f)
 	return len(cs.occs) == 0 && len(cs.checks) == 0 && len(cs.acks) == 0 && len(cs.writes) == 0 && cs.nwrites == 0 && !cs.sends && !cs.callsOut && len(cs.failures) == 0
+}
+
+// dependency reports whether fn is a function of a dependency, not of the
+// program: in a whole program, one not built from source; in modular mode
+// (where every other package is known only by facts), one outside the
+// analysed package's module — the standard library included. In modular
+// mode without a module (GOPATH, some drivers) nothing is known to be a
+// dependency.
+func (a *pkgAnalysis) dependency(fn *types.Func) bool {
+	if a.pkgs != nil {
+		sf := a.prog.FuncValue(fn)
+		return sf == nil || !a.local(sf.Pkg)
+	}
+	if a.pass == nil || a.pass.Module == nil || a.pass.Module.Path == "" || fn.Pkg() == nil {
+		return false
+	}
+	mod, path := a.pass.Module.Path, fn.Pkg().Path()
+	return path != mod && !strings.HasPrefix(path, mod+"/")
 }

@@ -27,7 +27,9 @@ the function returns no error, a "retry" bool, what it returns when the
 step succeeds) without settling the message, or that on a failed read
 returns before the work the read was for (the ids to re-index); a step
 that works includes an idempotent write (a Redis SET, a NATS KV Put); a dropped error of decoding, reading, telemetry or
-closing a body loses nothing and is not reported. Where acks are offsets (Kafka), going on to the next
+closing a body loses nothing and is not reported, nor does the failure of
+a dependency's function that takes no context (an id split, a parse: the
+message is poison; in vet mode, "dependency" means outside the module). Where acks are offsets (Kafka), going on to the next
 message after a failure without a nak, a dead-letter publish or a return
 loses the failed message too: the next message's ack commits its offset;
 so does a handler of one such message that returns nothing (its caller

@@ -250,3 +250,88 @@ func Run(ctx context.Context, db *sql.DB) error {
 		}
 	}
 }
+
+// TestDependencyParse: a dependency's function that takes no context
+// parses or validates, so an ack after it fails acks a poison message, in
+// both modes; a function of another package of the module is a step whose
+// failure an ack loses. In vet mode the module's path tells one from the
+// other.
+func TestDependencyParse(t *testing.T) {
+	bin := idemlint(t)
+	dir := writeModule(t, map[string]string{
+		"ids/go.mod": "module example.com/ids\n\ngo 1.26\n",
+		"ids/ids.go": `package ids
+
+import (
+	"errors"
+	"strings"
+)
+
+// Split returns the local part of an id.
+func Split(id string) (string, error) {
+	local, _, ok := strings.Cut(id, ":")
+	if !ok {
+		return "", errors.New("no domain")
+	}
+	return local, nil
+}
+`,
+		"store/store.go": `package store
+
+import "database/sql"
+
+// Mark records the account as seen.
+func Mark(db *sql.DB, id string) error {
+	_, err := db.Exec("UPDATE accounts SET seen = true WHERE id = $1", id)
+	return err
+}
+`,
+		"svc/svc.go": `package svc
+
+import (
+	"database/sql"
+
+	amqp "github.com/rabbitmq/amqp091-go"
+
+	"example.com/ids"
+	"example.com/m/store"
+)
+
+var db *sql.DB
+
+func Handle(d amqp.Delivery) {
+	id, err := ids.Split(string(d.Body))
+	if err != nil {
+		d.Ack(false)
+		return
+	}
+	if err := store.Mark(db, id); err != nil {
+		d.Ack(false)
+		return
+	}
+	d.Ack(false)
+}
+`,
+	})
+	gomod := "module example.com/m\n\ngo 1.26\n\nrequire (\n\texample.com/ids v0.0.0\n\tgithub.com/rabbitmq/amqp091-go v1.16.0\n)\n\nreplace example.com/ids => ./ids\n"
+	must(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644))
+	sum, err := os.ReadFile(filepath.Join("..", "..", "go.sum"))
+	must(t, err)
+	must(t, os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644))
+	for _, mode := range []struct {
+		name string
+		args []string
+	}{
+		{"standalone", []string{bin, "./..."}},
+		{"vet", []string{"go", "vet", "-vettool=" + bin, "./..."}},
+	} {
+		r := run(t, dir, t.TempDir(), nil, mode.args[0], mode.args[1:]...)
+		got := strings.Join(findings(dir, r.stdout+r.stderr), "\n")
+		if !strings.Contains(got, "svc/svc.go:21:8: ack amqp091.Delivery.Ack in handler Handle also runs when store.Mark fails") {
+			t.Errorf("%s: the ack after a failed step of the module is not reported (exit %d):\n%s\n%s", mode.name, r.code, got, r.stderr)
+		}
+		if strings.Contains(got, "svc/svc.go:17:") {
+			t.Errorf("%s: the ack of a message a dependency cannot parse is reported:\n%s", mode.name, got)
+		}
+	}
+}
