@@ -147,7 +147,7 @@ func relevant(pass *analysis.Pass, cat *knowledge.Catalog, cfg *config, dirs *di
 func primaryRole(r knowledge.Role) bool {
 	switch r {
 	case knowledge.Wait, knowledge.NewRequest, knowledge.Prepare, knowledge.RowsAffected, knowledge.Scan,
-		knowledge.RedisDel, knowledge.RedisMark, knowledge.Outcome, knowledge.Telemetry, knowledge.Decode,
+		knowledge.RedisDel, knowledge.RedisMark, knowledge.KVWrite, knowledge.Outcome, knowledge.Telemetry, knowledge.Decode,
 		knowledge.Benign, knowledge.HeaderSet, knowledge.NoReturn, knowledge.FreshValue, knowledge.RandRead,
 		knowledge.ClockMethod, knowledge.Ignore, knowledge.Reply, knowledge.Collection, knowledge.Model, knowledge.Columns:
 		return false

@@ -699,9 +699,9 @@ func (a *pkgAnalysis) visitRule(s *summary, ci ssa.CallInstruction, r bound, rec
 		s.checks = append(s.checks, c)
 		a.cmdValues(s, c, call, a.replyKind(call), implDup, implFresh)
 	case knowledge.RedisMark:
-		if r.Client == "redis" {
-			s.redisMarks++ // a record a Redis lookup's key may be (marks)
-		}
+		s.redisMarks++
+		s.nwrites++
+	case knowledge.KVWrite:
 		s.nwrites++
 	case knowledge.Dedup:
 		fn := callee(ci.Common())

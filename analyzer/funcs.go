@@ -791,12 +791,35 @@ func (s *summary) reaches(from, to, avoid *ssa.BasicBlock) bool {
 	if from == nil {
 		return false
 	}
-	return pathTo([]*ssa.BasicBlock{from}, to, avoid, func(b *ssa.BasicBlock) []*ssa.BasicBlock {
-		if s.hasSource(b) {
-			return nil
+	return pathTo([]*ssa.BasicBlock{from}, to, avoid, s.succsInMessage)
+}
+
+// reachable returns the blocks reaches finds from from, all at once.
+func (s *summary) reachable(from, avoid *ssa.BasicBlock) map[*ssa.BasicBlock]bool {
+	seen := map[*ssa.BasicBlock]bool{}
+	if from == nil || from == avoid {
+		return seen
+	}
+	stack := []*ssa.BasicBlock{from}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[b] || b == avoid {
+			continue
 		}
-		return b.Succs
-	})
+		seen[b] = true
+		stack = append(stack, s.succsInMessage(b)...)
+	}
+	return seen
+}
+
+// succsInMessage returns the successors of b that handle the same
+// message: none when b receives the next one.
+func (s *summary) succsInMessage(b *ssa.BasicBlock) []*ssa.BasicBlock {
+	if s.hasSource(b) {
+		return nil
+	}
+	return b.Succs
 }
 
 func (s *summary) hasSource(b *ssa.BasicBlock) bool {

@@ -191,8 +191,9 @@ func (a *pkgAnalysis) swallowed(f *ssa.Function) string {
 // the row to update) loses them, where one that goes on without the row
 // degrades.
 func (a *pkgAnalysis) skipsWork(s *summary, d *decision) bool {
-	for _, b := range s.fn.Blocks {
-		if !s.reaches(d.other, b, d.blk) || s.reaches(d.fresh, b, d.blk) {
+	onSuccess, onFailure := s.reachable(d.other, d.blk), s.reachable(d.fresh, d.blk)
+	for b := range onSuccess {
+		if onFailure[b] {
 			continue
 		}
 		for _, instr := range b.Instrs {
@@ -215,9 +216,9 @@ func (s *summary) returnsAsOnSuccess(d *decision, r *ssa.Return) bool {
 	if len(r.Results) == 0 {
 		return true
 	}
-	for _, b := range s.fn.Blocks {
+	for b := range s.reachable(d.other, d.blk) {
 		rr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
-		if !ok || !s.reaches(d.other, b, d.blk) {
+		if !ok {
 			continue
 		}
 		if rr == r || sameConsts(rr.Results, r.Results) {

@@ -99,8 +99,8 @@ func checkProgram(pkgs []*packages.Package, c Config, candidates map[string]bool
 	var out []Finding
 	a.emit = func(f Finding) { out = append(out, f) }
 	a.findHandlers()
-	a.traceHandlers()
 	a.analyseAll()
+	a.traceHandlers()
 	a.checkAll()
 	phase("analysis")
 	var reached []string
@@ -133,7 +133,7 @@ func (a *pkgAnalysis) reachedPackages(candidates map[string]bool) []string {
 		}
 	}
 	for _, fn := range a.funcs {
-		if a.summary(fn).root || a.registered[fn] || a.dispatched[fn] || a.queued[fn] {
+		if a.isHandler(fn) {
 			visit(fn)
 		}
 	}
@@ -232,6 +232,13 @@ func verifyRules(cfg *config, pkgs []*packages.Package) error {
 	return errors.Join(errs...)
 }
 
+// isHandler reports whether fn is a handler: a message root, a callback
+// registered through a helper, an entry of a dispatch table or the
+// handler of the program's own queue.
+func (a *pkgAnalysis) isHandler(fn *ssa.Function) bool {
+	return a.summary(fn).root || a.registered[fn] || a.dispatched[fn] || a.queued[fn]
+}
+
 // traceHandlers prints, when IDEMLINT_TRACE is set, the handlers found
 // (message roots, callbacks registered through helpers, dispatch tables
 // and queues) with their positions, sorted: what a user reads when a
@@ -242,7 +249,7 @@ func (a *pkgAnalysis) traceHandlers() {
 	}
 	var lines []string
 	for _, fn := range a.funcs {
-		if a.summary(fn).root || a.registered[fn] || a.dispatched[fn] || a.queued[fn] {
+		if a.isHandler(fn) {
 			lines = append(lines, fmt.Sprintf("idemlint: handler %s (%s)\n", fn.String(), a.fset.Position(fn.Pos())))
 		}
 	}

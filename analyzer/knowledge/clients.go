@@ -322,8 +322,8 @@ var brokers = concat(
 	each(Publish, "jetstream", "github.com/nats-io/nats.go/jetstream.*", "Publish", "PublishMsg", "PublishAsync", "PublishMsgAsync"),
 	// A KV bucket's writes: by key, an overwrite or a compare-and-set, so
 	// no effect a redelivery repeats, but work a lost message loses.
-	each(RedisMark, "jetstream", "github.com/nats-io/nats.go/jetstream.KeyValue", "Put", "PutString", "Create", "Update", "Delete", "Purge"),
-	each(RedisMark, "nats", "github.com/nats-io/nats.go.KeyValue", "Put", "PutString", "Create", "Update", "Delete", "Purge"),
+	each(KVWrite, "jetstream", "github.com/nats-io/nats.go/jetstream.KeyValue", "Put", "PutString", "Create", "Update", "Delete", "Purge"),
+	each(KVWrite, "nats", "github.com/nats-io/nats.go.KeyValue", "Put", "PutString", "Create", "Update", "Delete", "Purge"),
 	// Its reads: a row looked up (no state: an entry has no fields), a
 	// step whose failure a redelivery may not meet again.
 	each(RowLookup, "jetstream", "github.com/nats-io/nats.go/jetstream.KeyValue", "Get", "GetRevision"),

@@ -53,7 +53,7 @@ const (
 	NewRequest                     // builds an HTTP request: Arg is the method
 	RowsAffected                   // rows affected by an Exec
 	Scan                           // Scan of a QueryRow, Decode of a FindOne: fills its arguments from the row; its error tells a missing row
-	RedisMark                      // a key-value write that records a key (Redis SET, SADD, HSET …, a NATS KV Put): no effect, but work a lost message loses
+	RedisMark                      // a Redis write that records a key (SET, SADD, HSET …)
 	Register                       // registers Arg as a message handler (a mux, a task server)
 	AtMostOnce                     // registers Arg as the callback of a subscription the broker never delivers twice (core NATS)
 	ExclusiveQueue                 // declares a queue that dies with its connection when Arg (a bool) is true: what is consumed from it is never redelivered after a crash
@@ -75,6 +75,7 @@ const (
 	Collection                     // returns the handle of the collection named by Arg (MongoDB's Database.Collection)
 	Model                          // names the model (and so the table) of a builder chain by its argument Arg (gorm's Model)
 	Columns                        // names the columns a builder chain writes, in Arg and the arguments after it (xorm's Cols, gorm's Select)
+	KVWrite                        // writes a key of a key-value store by overwrite or compare-and-set (a NATS KV Put): no effect, but work a lost message loses
 )
 
 // consumes reports whether r is a role of a broker's consumer side.
@@ -96,7 +97,7 @@ var roleNames = map[Role]string{
 	Ignore: "ignore", Decode: "decode", Benign: "benign", HeaderSet: "header set", NoReturn: "no return",
 	FreshValue: "fresh value", RandRead: "rand read", ClockMethod: "clock method",
 	Serialize: "serialize", Deserialize: "deserialize", RowLookup: "row lookup", RowWrite: "row write",
-	Reply: "reply", Collection: "collection", Model: "model", Columns: "columns",
+	Reply: "reply", Collection: "collection", Model: "model", Columns: "columns", KVWrite: "kv write",
 }
 
 // String names the role.

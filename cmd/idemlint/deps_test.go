@@ -224,10 +224,7 @@ func Run(ctx context.Context, db *sql.DB) error {
 	gomod := "module example.com/m\n\ngo 1.26\n\nrequire example.com/mq v0.0.0\n\nreplace example.com/mq => ./mq\n"
 	must(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644))
 	// The project's own go.sum holds kafka-go's and its dependencies'.
-	sum, err := os.ReadFile(filepath.Join("..", "..", "go.sum"))
-	must(t, err)
-	must(t, os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644))
-	must(t, os.WriteFile(filepath.Join(dir, "mq", "go.sum"), sum, 0o644))
+	projectSum(t, dir, filepath.Join(dir, "mq"))
 	r := run(t, dir, t.TempDir(), []string{"IDEMLINT_TRACE=1"}, bin, "./...")
 	if r.code != 3 {
 		t.Fatalf("exit %d, want 3 (findings)\n%s\n%s", r.code, r.stdout, r.stderr)
@@ -315,9 +312,7 @@ func Handle(d amqp.Delivery) {
 	})
 	gomod := "module example.com/m\n\ngo 1.26\n\nrequire (\n\texample.com/ids v0.0.0\n\tgithub.com/rabbitmq/amqp091-go v1.16.0\n)\n\nreplace example.com/ids => ./ids\n"
 	must(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644))
-	sum, err := os.ReadFile(filepath.Join("..", "..", "go.sum"))
-	must(t, err)
-	must(t, os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644))
+	projectSum(t, dir)
 	for _, mode := range []struct {
 		name string
 		args []string
@@ -333,5 +328,17 @@ func Handle(d amqp.Delivery) {
 		if strings.Contains(got, "svc/svc.go:17:") {
 			t.Errorf("%s: the ack of a message a dependency cannot parse is reported:\n%s", mode.name, got)
 		}
+	}
+}
+
+// projectSum writes this project's go.sum into each module directory: it
+// holds the sums of the real client libraries (kafka-go, amqp091-go) a
+// test module requires, so the go command needs no network to verify them.
+func projectSum(t *testing.T, dirs ...string) {
+	t.Helper()
+	sum, err := os.ReadFile(filepath.Join("..", "..", "go.sum"))
+	must(t, err)
+	for _, d := range dirs {
+		must(t, os.WriteFile(filepath.Join(d, "go.sum"), sum, 0o644))
 	}
 }

@@ -11,6 +11,7 @@
 package sqlclass
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -874,12 +875,9 @@ func FilterColumns(q string) []string {
 	}
 	var out []string
 	add := func(name string) {
-		for _, c := range out {
-			if c == name {
-				return
-			}
+		if !slices.Contains(out, name) {
+			out = append(out, name)
 		}
-		out = append(out, name)
 	}
 	depth := 0
 	for j := start; j < len(toks); j++ {
