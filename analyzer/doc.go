@@ -47,7 +47,9 @@
 // Query whose text a wrapper's caller gives is decided by that text: INSERT
 // … RETURNING through a store's QueryRowContext writes); an
 // Exec of a SELECT that calls a function (SELECT sda.set_verified($1)) runs
-// a stored function for its effects and is taken as a write; the text a
+// a stored function for its effects and is taken as a write (not when the
+// function's name is filled in at run time, SELECT %s($1): a library's own
+// function named from its configuration); the text a
 // SQL builder of the catalog renders (huandu/go-sqlbuilder's Build,
 // squirrel's ToSql) is read by the builder's kind (an update assigning is
 // idempotent, one calling Incr or Add is not, an insert is plain) and the

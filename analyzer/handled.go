@@ -100,10 +100,11 @@ func (a *pkgAnalysis) failureHandler(ci ssa.CallInstruction) bool {
 		// An interface of a dependency the catalog does not describe (a
 		// reporter client's), whatever mocks of it the program has; the
 		// program's interface with no implementation in it is such a
-		// client's too.
+		// client's too — unless the method is named like logging (a
+		// logger interface of the service's framework: Errorf).
 		if p := cc.Method.Pkg(); p != nil && !a.cat.Known(knowledge.NormPath(p.Path())) {
 			if sp := a.prog.ImportedPackage(p.Path()); sp == nil || !a.local(sp) || len(a.callees[ci]) == 0 {
-				return true
+				return !logName(cc.Method.Name())
 			}
 		}
 	case f != nil:

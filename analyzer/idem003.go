@@ -33,12 +33,17 @@ message is poison; in vet mode, "dependency" means outside the module). Where ac
 message after a failure without a nak, a dead-letter publish or a return
 loses the failed message too: the next message's ack commits its offset;
 so does a handler of one such message that returns nothing (its caller
-cannot stop) and returns after a failure without committing. A RabbitMQ
+cannot stop) and returns after a failure without committing. A return in
+the shutdown case of a select (case <-ctx.Done()) loses nothing: the
+consumer stops, and the next one is given the message again. A RabbitMQ
 reject or nak without requeue after a failure drops the message when the
 program declares no dead-letter exchange (whole-program mode). Acking a
 message that cannot be decoded, or a duplicate, is not a failure; nor is
 acking one whose error was handed on to a handler of failures (an error
-reporter, a function that marks the job failed; whole-program mode).
+reporter, a function that marks the job failed; whole-program mode). A
+logger is no such handler, whether the catalog knows it or not: a method
+named like logging (Errorf, Warn) of an interface the program does not
+implement only logs.
 `,
 	Bad: `defer m.Ack()
 if err := apply(ctx, m); err != nil {

@@ -155,7 +155,7 @@ func (a *pkgAnalysis) gormUpdateClass(recv ssa.Value, args []ssa.Value, r bound)
 		sets = append(sets, col+" = ?")
 	}
 	if len(sets) == 0 {
-		sets = append(sets, "_fmt_ = ?")
+		sets = append(sets, sqlclass.Unknown+" = ?")
 	}
 	q := "UPDATE t SET " + strings.Join(sets, ", ")
 	if len(wheres) > 0 {

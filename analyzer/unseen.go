@@ -265,8 +265,11 @@ func (a *pkgAnalysis) unsettledPath(s *summary, d *decision, b *ssa.BasicBlock) 
 
 // settles reports whether block b settles the message or the failure on
 // purpose: an ack of s, a nak, a dead-letter publish, an exit, a benign
-// side (a duplicate).
+// side (a duplicate), or the shutdown case of a select (see shutdownCase).
 func (a *pkgAnalysis) settles(s *summary, b *ssa.BasicBlock) bool {
+	if shutdownCase(b) {
+		return true
+	}
 	for _, bb := range s.benign {
 		if bb.side == b {
 			return true

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/idemkit/idem/analyzer/internal/sqlclass"
 	"github.com/idemkit/idem/analyzer/knowledge"
 
 	"golang.org/x/tools/go/ssa"
@@ -308,7 +309,7 @@ func (a *pkgAnalysis) texts(v ssa.Value, depth int) (out []string, param int, ok
 		switch fn.FullName() {
 		case "fmt.Sprintf":
 			if f, _, ok := a.texts(x.Call.Args[0], depth+1); ok && len(f) == 1 {
-				return []string{fmtVerb.ReplaceAllString(f[0], "_fmt_")}, -1, true
+				return []string{fmtVerb.ReplaceAllString(f[0], sqlclass.Unknown)}, -1, true
 			}
 			return nil, -1, false
 		case "strings.Replace", "strings.ReplaceAll":
@@ -321,7 +322,7 @@ func (a *pkgAnalysis) texts(v ssa.Value, depth int) (out []string, param int, ok
 			old, knownOld := constString(x.Call.Args[1])
 			repl, knownNew := constString(x.Call.Args[2])
 			if !knownNew {
-				repl = "_fmt_"
+				repl = sqlclass.Unknown
 			}
 			for _, b := range base {
 				if knownOld && old != "" {
@@ -811,7 +812,7 @@ func embedded(t types.Type, i int) bool {
 
 // snippet shortens SQL text for messages.
 func snippet(q string) string {
-	q = strings.ReplaceAll(strings.Join(strings.Fields(q), " "), "_fmt_", "%s")
+	q = strings.ReplaceAll(strings.Join(strings.Fields(q), " "), sqlclass.Unknown, "%s")
 	if len(q) > 64 {
 		q = q[:63] + "…"
 	}

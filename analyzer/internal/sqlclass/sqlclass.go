@@ -396,9 +396,16 @@ func qualifiedName(s []tok, i int) string {
 	return name
 }
 
+// Unknown stands in a statement's text for what the program fills in at
+// run time (a Sprintf verb, a replaced placeholder): callers write it where
+// the text is not a constant, and it reads as an identifier.
+const Unknown = "_fmt_"
+
 // calledFunction returns the name (schema.name, lower-cased) of the
-// function s starts by calling, "" when s does not start with a call or
-// calls a builtin.
+// function s starts by calling, "" when s does not start with a call,
+// calls a builtin, or calls a function whose name is filled in at run time
+// (SELECT %s($1)): a name taken from configuration is a library's own
+// function, not one the program names for a business effect.
 func calledFunction(s []tok) string {
 	end := skipName(s, 0)
 	if end == 0 || end >= len(s) || !s[end].op("(") {
@@ -407,6 +414,9 @@ func calledFunction(s []tok) string {
 	var parts []string
 	for i := 0; i < end; i++ {
 		if s[i].ident() {
+			if s[i].s == Unknown {
+				return ""
+			}
 			parts = append(parts, strings.ToLower(s[i].s))
 		}
 	}

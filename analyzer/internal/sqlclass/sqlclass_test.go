@@ -172,6 +172,7 @@ func TestFunction(t *testing.T) {
 		{`SELECT now()`, ""},
 		{`SELECT count(*) FROM orders WHERE id = $1`, ""},
 		{`SELECT 1`, ""},
+		{`SELECT ` + Unknown + `($1, $2)`, ""}, // a name filled in at run time
 		{`SELECT id FROM sda.files WHERE id = $1`, ""},
 		{`UPDATE t SET n = 1`, ""},
 	}

@@ -108,3 +108,43 @@ func (p *kafkaProcessor) processErr(ctx context.Context, r *kafka.Reader, m kafk
 	}
 	return r.CommitMessages(ctx, m)
 }
+
+// processRetrying retries a failure with a pause until it succeeds or the
+// consumer stops: returning on shutdown leaves the message to the next
+// consumer, which is not a loss.
+func (p *kafkaProcessor) processRetrying(ctx context.Context, r *kafka.Reader, m kafka.Message, pause <-chan struct{}) {
+	for {
+		err := p.apply(ctx, m)
+		if err == nil {
+			r.CommitMessages(ctx, m)
+			return
+		}
+		if errors.Is(err, context.Canceled) {
+			return
+		}
+		log.Print(err)
+		select {
+		case <-pause:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// processGivingUp gives up when the pause channel closes: a failure
+// returned on that case, not the shutdown one, is lost.
+func (p *kafkaProcessor) processGivingUp(ctx context.Context, r *kafka.Reader, m kafka.Message, stop <-chan struct{}) {
+	for {
+		err := p.apply(ctx, m)
+		if err == nil { // want `handler kafkaProcessor.processGivingUp returns without committing when .* fails, and returns nothing its caller could stop on`
+			r.CommitMessages(ctx, m)
+			return
+		}
+		select {
+		case <-stop:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
+}

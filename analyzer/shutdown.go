@@ -1,0 +1,58 @@
+package analyzer
+
+import (
+	"go/constant"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// shutdownCase reports whether b is the case of a select that receives
+// from a context's Done channel (case <-ctx.Done(): return): the consumer
+// is stopping, and what it has not acked is redelivered to the next one.
+// Leaving a failed message there loses nothing; taking the next one would.
+func shutdownCase(b *ssa.BasicBlock) bool {
+	if len(b.Preds) != 1 {
+		return false
+	}
+	p := b.Preds[0]
+	in, ok := p.Instrs[len(p.Instrs)-1].(*ssa.If)
+	if !ok || p.Succs[0] != b {
+		return false
+	}
+	bin, ok := in.Cond.(*ssa.BinOp)
+	if !ok || bin.Op != token.EQL {
+		return false
+	}
+	x, ok := bin.X.(*ssa.Extract)
+	if !ok || x.Index != 0 {
+		return false
+	}
+	sel, ok := x.Tuple.(*ssa.Select)
+	k, isConst := bin.Y.(*ssa.Const)
+	if !ok || !isConst || k.Value == nil || k.Value.Kind() != constant.Int {
+		return false
+	}
+	i, exact := constant.Int64Val(k.Value)
+	if !exact || i < 0 || int(i) >= len(sel.States) {
+		return false
+	}
+	st := sel.States[i]
+	return st.Dir == types.RecvOnly && contextDone(st.Chan)
+}
+
+// contextDone reports whether ch is a context's Done channel: the result
+// of Done called on a context.Context.
+func contextDone(ch ssa.Value) bool {
+	c, ok := ch.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	cc := c.Common()
+	if cc.IsInvoke() {
+		return cc.Method.Name() == "Done" && isContext(cc.Value.Type())
+	}
+	f := cc.StaticCallee()
+	return f != nil && f.Name() == "Done" && len(cc.Args) == 1 && isContext(cc.Args[0].Type())
+}
