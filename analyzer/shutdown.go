@@ -43,16 +43,12 @@ func shutdownCase(b *ssa.BasicBlock) bool {
 }
 
 // contextDone reports whether ch is a context's Done channel: the result
-// of Done called on a context.Context.
+// of Done called on a context.Context (a concrete context type is never
+// what a consumer holds).
 func contextDone(ch ssa.Value) bool {
 	c, ok := ch.(*ssa.Call)
-	if !ok {
+	if !ok || !c.Common().IsInvoke() {
 		return false
 	}
-	cc := c.Common()
-	if cc.IsInvoke() {
-		return cc.Method.Name() == "Done" && isContext(cc.Value.Type())
-	}
-	f := cc.StaticCallee()
-	return f != nil && f.Name() == "Done" && len(cc.Args) == 1 && isContext(cc.Args[0].Type())
+	return c.Common().Method.Name() == "Done" && isContext(c.Common().Value.Type())
 }
