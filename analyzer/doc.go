@@ -57,7 +57,10 @@
 // dedup insert). Also gorm creates (and bun inserts, read by their On(…) and
 // Ignore()) and accumulating updates, go-redis (and go-zero redis) INCR*, HINCRBY, ZINCRBY, LPUSH,
 // RPUSH, APPEND …, MongoDB inserts and $inc/$push updates, HTTP POST
-// and PATCH without an Idempotency-Key header, gRPC calls (grpc's Invoke,
+// and PATCH without an Idempotency-Key header (except one made inside a
+// program function named as a read — GetBlock, FetchRates, not
+// GetOrCreate — which its callers take for a query sent as a POST:
+// JSON-RPC, GraphQL, a search API), gRPC calls (grpc's Invoke,
 // or a generated client's method — last parameter ...grpc.CallOption —
 // whose implementation the program does not have) and AWS service calls
 // (an aws-sdk-go-v2 client's method ending in ...func(*Options), an

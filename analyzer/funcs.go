@@ -712,13 +712,21 @@ func (a *pkgAnalysis) analyse(s *summary) {
 		})
 	}
 	for _, o := range s.occs {
-		if o.guardedBy == nil {
+		if o.guardedBy == nil && !a.queryOverHTTP(s.fn, o) {
 			s.addUnguarded(o)
 		}
 	}
 	a.inferGuardedParams(s)
 	a.inferDedup(s)
 	a.inferState(s)
+}
+
+// queryOverHTTP reports whether o is an HTTP call that fn, a function named
+// as a read (GetBlock, FetchRates: knowledge.Catalog.ReadName), makes: a
+// query sent as a POST (JSON-RPC, GraphQL, a search API) is no effect for
+// fn's callers. fn's own handler findings still name it.
+func (a *pkgAnalysis) queryOverHTTP(fn *ssa.Function, o *occ) bool {
+	return o.kind == knowledge.HTTP && fn.Parent() == nil && a.cat.ReadName(fn.Name())
 }
 
 // addUnguarded records an unguarded effect, once per place it really

@@ -10,7 +10,10 @@ var doc001 = CodeDoc{
 	Code:  IDEM001,
 	Title: "effect with no dedup check guarding it",
 	Text: `An effect in a handler with no dedup check guarding it. A redelivery
-performs it again.
+performs it again. An HTTP POST made inside a function of the program named
+as a read (GetBlock, FetchRates; not GetOrCreateUser or FetchAndLock) is a
+query sent as a POST (JSON-RPC, GraphQL, a search API) and no effect for
+the function's callers.
 `,
 	Bad: `func handle(ctx context.Context, d amqp.Delivery) error {
 	_, err := db.ExecContext(ctx, ` + "`" + `UPDATE stock SET qty = qty - $1 WHERE sku = $2` + "`" + `, qty, sku)

@@ -18,7 +18,9 @@ acked by its return (asynq, watermill, RocketMQ), or by returning at all
 from a handler whose consumer commits whatever it returns (dp-kafka's
 registered handlers, go-zero's kq): the error is swallowed and the message
 lost. A branch that classifies the error as permanent or a duplicate on
-purpose (IsPermanent, errors.Is, also through a helper's (T, bool)) may ack. A step
+purpose (IsPermanent, errors.Is, a comparison with a sentinel error such as
+asynq.ErrTaskIDConflict, also through a helper's (T, bool)) may ack, and
+so may the handler that goes on from that side to its next step. A step
 whose error nothing reads (` + "`_ = repo.AddPoints(ctx, …)`" + `, a call of a function
 that writes, performs an effect or calls an API, its error dropped) fails
 unseen the same way, and so does a call of a function of the program that
@@ -227,7 +229,9 @@ func (s *summary) onDuplicateSide(b *ssa.BasicBlock) bool {
 // failureReaches reports whether b can be reached from f's failure side
 // without passing f's test again, nor the success side of a later test of
 // the same error (a retry loop that breaks on success and tests the error
-// once more after the loop).
+// once more after the loop), nor the side of a branch that classifies an
+// error on purpose (`err != nil && err != asynq.ErrTaskIDConflict`: the
+// conflict is a duplicate the handler goes on from).
 func (s *summary) failureReaches(f *decision, b *ssa.BasicBlock) bool {
 	cut := s.retests(f)
 	return pathTo([]*ssa.BasicBlock{f.fresh}, b, f.blk, func(x *ssa.BasicBlock) []*ssa.BasicBlock {
@@ -236,12 +240,23 @@ func (s *summary) failureReaches(f *decision, b *ssa.BasicBlock) bool {
 		}
 		var out []*ssa.BasicBlock
 		for _, succ := range x.Succs {
-			if cut[x] != succ {
+			if cut[x] != succ && !s.benignEdge(x, succ) {
 				out = append(out, succ)
 			}
 		}
 		return out
 	})
+}
+
+// benignEdge reports whether the edge from x to succ enters the side of a
+// branch that handles an error on purpose.
+func (s *summary) benignEdge(x, succ *ssa.BasicBlock) bool {
+	for _, bb := range s.benign {
+		if bb.blk == x && bb.side == succ {
+			return true
+		}
+	}
+	return false
 }
 
 // retested reports whether a later test of f's error stands between f's

@@ -496,7 +496,32 @@ func (c *Catalog) sdk(path string) bool {
 // (SetState, PutObject, DeleteOrder: OverwriteVerbs), each verb followed
 // by the end of the name or an upper-case letter.
 func (c *Catalog) RemoteEffect(name string) bool {
-	return !HasVerb(name, c.base.ReadVerbs) && !HasVerb(name, c.base.OverwriteVerbs)
+	return !c.ReadName(name) && !HasVerb(name, c.base.OverwriteVerbs)
+}
+
+// ReadName reports whether a function's name says it only reads: it starts
+// with one of ReadVerbs (GetBlock, FetchRates) and joins no second verb to
+// it (GetOrCreateUser, FetchAndLock).
+func (c *Catalog) ReadName(name string) bool {
+	return HasVerb(name, c.base.ReadVerbs) && !joinsVerb(name)
+}
+
+// joinsVerb reports whether name joins two verbs with Or or And, each
+// followed by an upper-case letter (GetOrCreate; not GetOrders).
+func joinsVerb(name string) bool {
+	for _, w := range []string{"Or", "And"} {
+		for rest := name; ; {
+			i := strings.Index(rest, w)
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len(w):]
+			if i > 0 && rest != "" && rest[0] >= 'A' && rest[0] <= 'Z' {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // HasVerb reports whether name starts with one of verbs followed by the

@@ -1,0 +1,50 @@
+// Package rpcquery: asynq tasks that read a chain over JSON-RPC (an HTTP
+// POST behind functions named as reads) and store what they read by key.
+package rpcquery
+
+import (
+	"context"
+	"database/sql"
+
+	"github.com/hibiken/asynq"
+
+	"rpcquery/chain"
+)
+
+type indexer struct {
+	db    *sql.DB
+	chain *chain.Client
+}
+
+// indexBlock reads a block and upserts it by hash: a repeat rewrites the row.
+func (x *indexer) indexBlock(ctx context.Context, t *asynq.Task) error {
+	hash := string(t.Payload())
+	b, err := x.chain.GetBlock(hash)
+	if err != nil {
+		return err
+	}
+	_, err = x.db.ExecContext(ctx, `INSERT INTO blocks (hash, body) VALUES ($1, $2) ON CONFLICT (hash) DO UPDATE SET body = EXCLUDED.body`, hash, []byte(b))
+	return err
+}
+
+// indexBalance reads a balance (two queries deep) and overwrites it.
+func (x *indexer) indexBalance(ctx context.Context, t *asynq.Task) error {
+	purse := string(t.Payload())
+	bal, err := x.chain.GetBalance(purse)
+	if err != nil {
+		return err
+	}
+	_, err = x.db.ExecContext(ctx, `UPDATE purses SET balance = $2 WHERE purse = $1`, purse, []byte(bal))
+	return err
+}
+
+// payout sends a transfer for every task, a repeat too.
+func (x *indexer) payout(ctx context.Context, t *asynq.Task) error {
+	return x.chain.Transfer("treasury", string(t.Payload()), 10) // want `effect chain.Client.Transfer → chain.Client.call → http.Post in handler indexer.payout is not guarded by a dedup check \(IDEM001\)`
+}
+
+// openAccount reads or creates an account: not only a read.
+func (x *indexer) openAccount(ctx context.Context, t *asynq.Task) error {
+	_, err := x.chain.GetOrCreateAccount(string(t.Payload())) // want `effect chain.Client.GetOrCreateAccount → chain.Client.call → http.Post in handler indexer.openAccount is not guarded by a dedup check \(IDEM001\)`
+	return err
+}
