@@ -849,6 +849,7 @@ func (a *pkgAnalysis) effectRule(s *summary, ci ssa.CallInstruction, r bound, re
 			desc = shortFunc(callee(cc)) // a team's own function, named as declared
 		}
 		o := a.addEffect(s, ci, desc, r.Kind, recv)
+		copyTarget(o, cc, r, args)
 		if r.Mode == knowledge.Insert {
 			o.insert, o.errVal = true, errResult(call) // a duplicate key error tells a repeat
 		}

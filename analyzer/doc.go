@@ -38,7 +38,12 @@
 //
 // Effects are SQL writes that are not naturally idempotent (INSERT without
 // conflict handling, UPDATE … SET x = x + …, upserts that accumulate; an
-// absolute SET x = $1, an overwriting upsert and DELETE are idempotent),
+// absolute SET x = $1, an overwriting upsert and DELETE are idempotent; so
+// is an insert — an INSERT or a pgx CopyFrom — into rows the same function
+// removed before it on every path: TRUNCATE t or DELETE FROM t, then a
+// snapshot copied into t; DELETE FROM t WHERE k = $1, then an insert into t
+// that writes k, the rows of a key rewritten; the parameters' values are
+// not compared),
 // read from constant query text (constants, concatenations, fmt.Sprintf
 // formats, package variables, struct fields the package sets, functions from
 // one string to a string such as a dialect's Rebind, a helper's parameter

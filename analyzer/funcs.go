@@ -271,6 +271,7 @@ type summary struct {
 	writes       map[string]map[string]bool // table, collection or model → the columns written, here or in a callee
 	drops        []ssa.CallInstruction      // naks without requeue in a program that declares no dead-letter exchange
 	row          *stateFact                 // the function returns a looked-up row
+	clears       []clearAt                  // statements that remove rows an insert may write again
 	redisMarks   int
 	// sends: the function publishes a message, here or in a callee (an
 	// effect only with -publish): a step whose failure is no poison
@@ -457,8 +458,9 @@ type occ struct {
 	inner     token.Pos // where the effect really is (for Related)
 	innerMsg  string    // the Related message, when not "the effect"
 	innerFact factEffect
-	param     int    // SQL text is this parameter
-	table     string // the table a direct SQL write changes
+	param     int      // SQL text is this parameter
+	table     string   // the table a direct SQL write changes
+	cols      []string // the columns a direct SQL insert writes, when listed
 	errVal    ssa.Value
 	insert    bool
 	guardedBy *check
@@ -669,7 +671,7 @@ func (a *pkgAnalysis) analyse(s *summary) {
 	// are checks, not effects.
 	keep := s.occs[:0]
 	for _, o := range s.occs {
-		if o.fromCheck != nil && o.fromCheck.decided {
+		if o.fromCheck != nil && o.fromCheck.decided || s.replaced(o) {
 			continue
 		}
 		o.fromCheck = nil

@@ -55,6 +55,7 @@ func (a *pkgAnalysis) sqlStatement(s *summary, ci ssa.CallInstruction, r bound, 
 	if cls.Write && cls.Table != "" {
 		s.addWrite(cls.Table, cls.Sets...)
 	}
+	s.addClears(ci, cls)
 	if cls.Effect() && cls.Insert && a.cat.PublishTable(cls.Table) {
 		// An insert into an outbox or a queue table publishes a message, as
 		// a broker's producer does: an effect only with -publish.
@@ -67,6 +68,7 @@ func (a *pkgAnalysis) sqlStatement(s *summary, ci ssa.CallInstruction, r bound, 
 		o.insert = cls.Insert
 		o.errVal = a.errOf(call)
 		o.table = cls.Table
+		o.cols = cls.Columns
 	}
 	if cls.Dedup != sqlclass.DedupNone {
 		c := &check{call: ci, pos: ci.Pos(), desc: desc, kind: ckSQL, recv: recv, store: knowledge.SQL, key: keyArgs, table: cls.Table, sqlDedup: cls.Dedup}

@@ -662,7 +662,7 @@ var sqlRules = concat(
 				sql("("+t+").Exec", SQLExec, "sql"),
 				sql("("+t+").Query", SQLQuery, "sql"),
 				sql("("+t+").QueryRow", SQLQuery, "sql"),
-				Rule{Name: "(" + t + ").CopyFrom", Role: Effect, Kind: SQL})
+				Rule{Name: "(" + t + ").CopyFrom", Role: Effect, Kind: SQL, Into: "tableName", Cols: "columnNames"})
 		}
 		return append(out,
 			sql("({pgx}.Batch).Queue", SQLExec, "query"),

@@ -170,13 +170,18 @@ func (k Kind) Transactional() bool { return k == SQL || k == Redis }
 
 // Rule is one entry: a function, method or package and its role.
 type Rule struct {
-	Name   string // qualified name (see the package doc)
-	Role   Role
-	Mode   Mode   // Effect: how it is classified
-	Kind   Kind   // Effect: what it writes
-	Arg    string // the parameter the role is about: a name, "#N" (position, receiver excluded), "recv", or ""
-	Key    string // the parameter holding the dedup key, as Arg
-	Client string // the client library, for messages
+	Name string // qualified name (see the package doc)
+	Role Role
+	Mode Mode   // Effect: how it is classified
+	Kind Kind   // Effect: what it writes
+	Arg  string // the parameter the role is about: a name, "#N" (position, receiver excluded), "recv", or ""
+	Key  string // the parameter holding the dedup key, as Arg
+	// Into and Cols, for an SQL Effect that names its table by arguments
+	// (pgx's CopyFrom(ctx, tableName, columnNames, rows)): the parameters
+	// (as Arg) holding the table's name and the columns written, read
+	// where the call gives constant strings.
+	Into, Cols string
+	Client     string // the client library, for messages
 	// Fresh is the Role of a Dedup rule's result: "fresh" (a true bool or a
 	// nil error means the key is new, the default) or "duplicate".
 	Fresh string

@@ -44,6 +44,11 @@ type Class struct {
 	// a stored function for its effects. Empty for builtins (pg_*, nextval
 	// …) and other statements.
 	Function string
+	// Clears: the rows the statement removes so that a later insert can
+	// write them again (TRUNCATE, DELETE FROM t, DELETE … WHERE k = $1).
+	Clears []Clear
+	// Columns: an INSERT's column list, lowercased; nil without one.
+	Columns []string
 }
 
 // Effect reports whether the statement is a non-idempotent write.
@@ -203,6 +208,10 @@ func Classify(q string) Class {
 			continue
 		}
 		c := classifyStmt(s)
+		if c.Insert && replaces(res.Clears, c.Table, c.Columns) {
+			// DELETE FROM t WHERE k = $1; INSERT INTO t (k, …): a replace.
+			c.Idempotent, c.Insert, c.Reason = true, false, ""
+		}
 		if first {
 			res, first = c, false
 			continue
@@ -237,6 +246,10 @@ func Merge(a, b Class) Class {
 	}
 	if r.Table == "" {
 		r.Table = b.Table
+	}
+	r.Clears = append(slices.Clip(a.Clears), b.Clears...)
+	if r.Columns == nil {
+		r.Columns = b.Columns
 	}
 	return r
 }
@@ -302,6 +315,7 @@ func classifyStmt(s []tok) Class {
 		return classifyUpdate(s)
 	case s[0].is("delete"):
 		c := Class{Known: true, Write: true, Idempotent: true, Table: tableAfter(s, "from")}
+		c.Clears = deleted(s, c.Table)
 		if findTop(s, 0, "where") >= 0 {
 			c.Dedup = DedupDelete
 		}
@@ -309,7 +323,9 @@ func classifyStmt(s []tok) Class {
 		return c
 	case s[0].is("merge"):
 		return classifyMerge(s)
-	case s[0].is("create", "alter", "drop", "truncate", "grant", "revoke", "comment",
+	case s[0].is("truncate"):
+		return Class{Known: true, Clears: truncated(s)}
+	case s[0].is("create", "alter", "drop", "grant", "revoke", "comment",
 		"set", "reset", "begin", "start", "commit", "rollback", "savepoint", "release",
 		"lock", "unlock", "vacuum", "analyze", "listen", "unlisten", "use", "prepare",
 		"deallocate", "discard", "checkpoint", "reindex", "cluster", "refresh"):
@@ -483,6 +499,7 @@ func classifyInsert(s []tok) Class {
 		alias = s[i].s
 		i++
 	}
+	c.Columns = insertColumns(s, i)
 	c.Returning = findTop(s, 0, "returning") >= 0
 	switch {
 	case ignore:
