@@ -38,7 +38,9 @@
 //
 // Effects are SQL writes that are not naturally idempotent (INSERT without
 // conflict handling, UPDATE … SET x = x + …, upserts that accumulate; an
-// absolute SET x = $1, an overwriting upsert and DELETE are idempotent; so
+// absolute SET x = $1, an overwriting upsert and DELETE are idempotent, and
+// so is a merge into a jsonb object, SET attrs = COALESCE(attrs,
+// '{}'::jsonb) || $1, whose || replaces keys; || on an array appends; so
 // is an insert — an INSERT or a pgx CopyFrom — into rows the same function
 // removed before it on every path: TRUNCATE t or DELETE FROM t, then a
 // snapshot copied into t; DELETE FROM t WHERE k = $1, then an insert into t
@@ -203,6 +205,19 @@
 // values and interface methods they call with it (the handler registered
 // for the stream, also inside a recover wrapper called where it is made)
 // handlers too, acked as their dispatcher acks.
+//
+// A shared consumer that hands each decoded event to a processor behind an
+// interface (c.processor.Process(ctx, event)), acks by what it returns,
+// and decides its ack by no other call of the program's own code,
+// dispatches the message: when the interface has two or more
+// implementations in the program (test doubles aside: Mock… and Fake…
+// types, mock and fake packages), each is a handler judged on its own and
+// reported in its own file, not one finding at the consumer's call site
+// for all of them. A dedup check of the consumer in front of the call
+// (the event's id claimed before it is handed on) guards what the
+// processors do. A repository called twice, either failure nacking
+// (SetEmail, then AddPoints), is not a processor: its effects are the
+// handler's.
 //
 // And so is a company's broker API in front of a client (ecodeclub/mq-api
 // over kafka-go): when a goroutine of the wrapper fetches and queues each

@@ -46,7 +46,10 @@ type pkgAnalysis struct {
 	// or an interface (a handler registered with a helper), and registered:
 	// those handed to a registration API; both are handlers.
 	dispatched map[*ssa.Function]bool
-	registered map[*ssa.Function]bool
+	// dispatchSites: the calls of each dispatched function's dispatchers
+	// (their guards guard it).
+	dispatchSites map[*ssa.Function][]ssa.CallInstruction
+	registered    map[*ssa.Function]bool
 	// once: handlers whose messages come only from subscriptions the
 	// broker never delivers twice (core NATS), directly or dispatched from
 	// one; redelivered: handlers that also get messages from elsewhere.
@@ -113,7 +116,7 @@ func newPkgAnalysis(pass *analysis.Pass, cat *knowledge.Catalog, cfg *config, di
 func newAnalysis(fset *token.FileSet, cat *knowledge.Catalog, cfg *config, dirs *directives) *pkgAnalysis {
 	return &pkgAnalysis{fset: fset, cat: cat, cfg: cfg, dirs: dirs,
 		sums: map[*ssa.Function]*summary{}, uses: map[*ssa.Function]*funcUses{}, seen: map[string]bool{},
-		fresh: map[*types.Func]string{}, dispatched: map[*ssa.Function]bool{}, registered: map[*ssa.Function]bool{}, once: map[*ssa.Function]bool{}, redelivered: map[*ssa.Function]bool{}, feeders: map[*ssa.Function][]*ssa.Function{}, queued: map[*ssa.Function]bool{}, queuePkgs: map[*ssa.Package]bool{},
+		fresh: map[*types.Func]string{}, dispatched: map[*ssa.Function]bool{}, dispatchSites: map[*ssa.Function][]ssa.CallInstruction{}, registered: map[*ssa.Function]bool{}, once: map[*ssa.Function]bool{}, redelivered: map[*ssa.Function]bool{}, feeders: map[*ssa.Function][]*ssa.Function{}, queued: map[*ssa.Function]bool{}, queuePkgs: map[*ssa.Package]bool{},
 		resultAck: map[*ssa.Function]resultAck{}, handoffs: map[*ssa.Function]string{}}
 }
 

@@ -17,7 +17,12 @@ the function's callers. An insert into rows the same function removed
 before it on every path is a replace, no effect: TRUNCATE bids then a
 CopyFrom into bids (a snapshot reloaded); DELETE FROM items WHERE
 order_id = $1 then INSERT INTO items (order_id, …) (the rows of a key
-rewritten).
+rewritten). A merge into a jsonb object (SET attrs = COALESCE(attrs,
+'{}'::jsonb) || $1) replaces keys and is no effect; || on an array
+appends and is one. A processor behind an interface that a shared
+consumer hands every event to, and acks by, is a handler of its own: its
+effects are reported in its own file, unless the consumer claims the
+event before it hands it on.
 `,
 	Bad: `func handle(ctx context.Context, d amqp.Delivery) error {
 	_, err := db.ExecContext(ctx, ` + "`" + `UPDATE stock SET qty = qty - $1 WHERE sku = $2` + "`" + `, qty, sku)
@@ -55,6 +60,9 @@ func (a *pkgAnalysis) checkUnguarded(s *summary, o *occ, name string) {
 	}
 	if a.atMostOnce(s.fn) {
 		return // the broker never delivers its messages twice
+	}
+	if a.dispatchGuarded(s.fn) {
+		return // its dispatcher claims the message before it hands it on
 	}
 	note := ""
 	if c := s.invalidGuard(o.instr.Block()); c != nil {

@@ -271,6 +271,7 @@ func (a *pkgAnalysis) dispatchItems(fn *ssa.Function, it items, depth int, seen 
 					continue
 				}
 				a.dispatched[f] = true
+				a.dispatchSites[f] = append(a.dispatchSites[f], ci)
 				a.queueTo(f, ci, cc.Args[given[0]])
 				found = true
 			}

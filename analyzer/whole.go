@@ -728,7 +728,7 @@ func (a *pkgAnalysis) findHandlers() {
 					if !inHandler && !a.messageArg(ci) {
 						continue
 					}
-					if ci.Common().IsInvoke() && !a.messageArg(ci) {
+					if ci.Common().IsInvoke() && !a.messageArg(ci) && !(inHandler && a.processorCall(fn, ci)) {
 						continue // a repository or a service given decoded values: followed as a call
 					}
 					for _, f := range a.callees[ci] {
@@ -739,6 +739,7 @@ func (a *pkgAnalysis) findHandlers() {
 							continue // a closure of the caller is judged where it is made
 						}
 						a.dispatched[f] = true
+						a.dispatchSites[f] = append(a.dispatchSites[f], ci)
 						changed = true
 						if ra, ok := a.ackPolarity(fn, ci); ok {
 							a.resultAck[f] = ra

@@ -310,3 +310,14 @@ func TestWholeProgramDeadLetter(t *testing.T) {
 func TestFetchWrapper(t *testing.T) {
 	checkWhole(t, "mqwrap/...")
 }
+
+// TestProcessorDispatch runs the whole-program check over a shared Kafka
+// consumer that hands each decoded event to a Processor interface wired in
+// main and commits when Process returns nil: every implementation is a
+// handler judged on its own (the points processor's increment is flagged
+// in its own file, the rank overwrite and the claimed welcome are not), and
+// a consumer that claims the event's id before it dispatches guards what
+// its processors do.
+func TestProcessorDispatch(t *testing.T) {
+	checkWhole(t, "procx/...")
+}

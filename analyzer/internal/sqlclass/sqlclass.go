@@ -713,11 +713,36 @@ func accumulates(s []tok, names, newRows map[string]bool) (bool, string) {
 				self = true
 			}
 		}
-		if self && arith {
+		if self && arith && !jsonbMerge(a.rhs) {
 			return true, "SET " + a.col + " = " + render(a.rhs) + " accumulates: every delivery adds again"
 		}
 	}
 	return false, ""
+}
+
+// jsonbMerge reports whether rhs adds to its column only with || and names
+// a JSON object of PostgreSQL's jsonb type ('{}'::jsonb, the default of
+// COALESCE(attrs, '{}'::jsonb) || $1, or jsonb_build_object(…)): the
+// column holds an object, and || of two jsonb objects merges their keys,
+// the second's values replacing the first's, so writing the same keys again
+// changes nothing. '{}' with no cast, or cast to an array type, is an
+// array literal, whose || appends.
+func jsonbMerge(rhs []tok) bool {
+	object := false
+	for k, t := range rhs {
+		switch {
+		case t.kind == tOp && (t.s == "+" || t.s == "-" || t.s == "*" || t.s == "/" || t.s == "+=" || t.s == "-="):
+			return false
+		case t.kind == tWord && accumulatingFuncs[t.s]:
+			return false
+		case t.kind == tString && strings.HasPrefix(strings.TrimSpace(t.s), "{") &&
+			k+2 < len(rhs) && rhs[k+1].op("::") && rhs[k+2].is("jsonb"):
+			object = true
+		case t.is("jsonb_build_object", "jsonb_object") && k+1 < len(rhs) && rhs[k+1].op("("):
+			object = true
+		}
+	}
+	return object
 }
 
 // render prints tokens back, roughly, for messages.

@@ -58,6 +58,14 @@ func TestClassifySQL(t *testing.T) {
 		{"pg", `UPDATE stats s SET count = s.count + 1 WHERE day = $1`, 'e', DedupNone, "", false},
 		{"pg", `UPDATE users SET tags = array_append(tags, $1) WHERE id = $2`, 'e', DedupNone, "", false},
 		{"pg", `UPDATE users SET n = COALESCE(n, 0) + 1 WHERE id = $1`, 'e', DedupNone, "", false},
+		// jsonb objects merge with ||: the same keys again change nothing;
+		// arrays (an uncast '{}' is one) append.
+		{"pg", `UPDATE channels SET attrs = COALESCE(attrs, '{}'::jsonb) || $1 WHERE id = $2`, 'i', DedupNone, "", false},
+		{"pg", `UPDATE channels SET attrs = attrs || jsonb_build_object('name', $1::text) WHERE id = $2`, 'i', DedupNone, "", false},
+		{"pg", `UPDATE users SET tags = COALESCE(tags, '{}') || $1 WHERE id = $2`, 'e', DedupNone, "", false},
+		{"pg", `UPDATE users SET tags = COALESCE(tags, '{}'::text[]) || $1 WHERE id = $2`, 'e', DedupNone, "", false},
+		{"pg", `UPDATE users SET events = COALESCE(events, '[]'::jsonb) || $1 WHERE id = $2`, 'e', DedupNone, "", false},
+		{"pg", `UPDATE users SET attrs = COALESCE(attrs, '{}'::jsonb) || $1, n = n + 1 WHERE id = $2`, 'e', DedupNone, "", false},
 		{"pg", `UPDATE users SET name = $1, updated_at = now() WHERE id = $2`, 'i', DedupNone, "", false},
 		{"my", `UPDATE users SET status = 'active' WHERE id = ?`, 'i', DedupNone, "", false},
 		{"pg", `UPDATE users SET last_seen = GREATEST(last_seen, $1) WHERE id = $2`, 'i', DedupNone, "", false},
