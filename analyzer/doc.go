@@ -99,7 +99,8 @@
 // gorm Transaction callback also when the insert comes after the writes on
 // the same transaction, if its duplicate side fails the callback (the
 // transaction rolls them back) and every path from those writes reaches it
-// or fails; Redis
+// or fails, and likewise in a database/sql or pgx transaction the
+// function begins itself, if its duplicate side never commits it; Redis
 // SETNX, HSETNX and SET … NX whose result decides a branch (a SETNX whose key
 // is deleted on the success path is a lock, not a dedup); a lookup followed
 // by a write of the key (accepted; reported with -strict); a state check:

@@ -22,7 +22,11 @@ rewritten). A merge into a jsonb object (SET attrs = COALESCE(attrs,
 appends and is one. A processor behind an interface that a shared
 consumer hands every event to, and acks by, is a handler of its own: its
 effects are reported in its own file, unless the consumer claims the
-event before it hands it on.
+event before it hands it on. A dedup insert made last in a transaction
+guards the writes on that transaction before it when its duplicate side
+rolls them back: it fails a gorm Transaction callback, or never commits a
+transaction the function began (BeginTx, then a duplicate that returns
+without tx.Commit).
 `,
 	Bad: `func handle(ctx context.Context, d amqp.Delivery) error {
 	_, err := db.ExecContext(ctx, ` + "`" + `UPDATE stock SET qty = qty - $1 WHERE sku = $2` + "`" + `, qty, sku)

@@ -27,7 +27,9 @@ unseen the same way, and so does a call of a function of the program that
 logs a step's failure and returns success (no error, or a nil one; where
 the function returns no error, a "retry" bool, what it returns when the
 step succeeds) without settling the message, or that on a failed read
-returns before the work the read was for (the ids to re-index); a step
+returns before the work the read was for (the ids to re-index); a read
+in it that fails and degrades on purpose (a check skipped) does not hide
+a later write whose failure is logged and dropped; a step
 that works includes an idempotent write (a Redis SET, a NATS KV Put); a dropped error of decoding, reading, telemetry or
 closing a body loses nothing and is not reported, nor does the failure of
 a dependency's function that takes no context (an id split, a parse: the
@@ -125,10 +127,10 @@ func (a *pkgAnalysis) checkFailureAcks(s *summary, name string) {
 				} else {
 					a.report(IDEM003, r.Pos(), name, f.blk.Instrs[len(f.blk.Instrs)-1].Pos(), "the failure", "handler %s returns %s when %s fails, and its dispatcher acks on that: the message is lost", name, ra, f.what)
 				}
-			} else if ra.always {
-				if c := a.returnedStep(s, r.Results[ra.index]); c != nil {
-					a.report(IDEM003, r.Pos(), name, token.NoPos, "", "handler %s returns the error of %s, and its consumer commits the message whatever the handler returns: when it fails the message is lost", name, describeCall(c.Common()))
-				}
+			} else if c := a.returnedStep(s, r.Results[ra.index]); ra.always && c != nil {
+				a.report(IDEM003, r.Pos(), name, token.NoPos, "", "handler %s returns the error of %s, and its consumer commits the message whatever the handler returns: when it fails the message is lost", name, describeCall(c.Common()))
+			} else if d := s.discardBefore(r); d != nil {
+				a.report(IDEM003, r.Pos(), name, d.call.Pos(), "the discarded error", "handler %s returns %s when %s fails: its error is discarded and the message acked and lost", name, ra, d.what)
 			}
 			continue
 		}
@@ -195,17 +197,27 @@ func (a *pkgAnalysis) returnAcked(fn *ssa.Function) bool {
 // b is on a side that handles the error deliberately (a duplicate, a
 // permanent error, a unique violation).
 func (s *summary) failureBefore(b *ssa.BasicBlock) *decision {
+	if fs := s.failuresBefore(b); len(fs) > 0 {
+		return fs[0]
+	}
+	return nil
+}
+
+// failuresBefore returns every error branch whose failure side reaches b,
+// in the order of failureBefore.
+func (s *summary) failuresBefore(b *ssa.BasicBlock) []*decision {
 	if s.onDuplicateSide(b) {
 		return nil
 	}
+	var out []*decision
 	for _, f := range s.failures {
 		// A failure side that is a join (a loop header reached by continue)
 		// dominates nothing in particular: only paths count.
 		if f.fresh == b && len(b.Preds) == 1 || len(f.fresh.Preds) == 1 && f.fresh.Dominates(b) && !s.retested(f, b) || s.failureReaches(f, b) {
-			return f
+			out = append(out, f)
 		}
 	}
-	return nil
+	return out
 }
 
 // onDuplicateSide reports whether b is only reached on the side of a

@@ -1,6 +1,10 @@
 package analyzer
 
-import "golang.org/x/tools/go/ssa"
+import (
+	"github.com/idemkit/idem/analyzer/knowledge"
+
+	"golang.org/x/tools/go/ssa"
+)
 
 // A dedup insert made last in a transaction guards what the transaction
 // did before it: gorm's Transaction rolls its callback's writes back when
@@ -20,17 +24,45 @@ import "golang.org/x/tools/go/ssa"
 // runs the balance change once per key, as if the log row were claimed
 // first.
 
-// rollbackGuards marks as guarded, in a transaction callback, the effects
-// on the callback's transaction that every path takes to a unique-tested
-// insert on that transaction (or to a failure, which rolls back too),
-// when that insert's duplicate side always fails the callback.
+// The same holds in a transaction the function begins itself
+// (database/sql's BeginTx, pgx's Begin): a duplicate side that never
+// commits it leaves every write on it rolled back, whether it returns an
+// error or nil:
+//
+//	tx, _ := db.BeginTx(ctx, nil)
+//	defer tx.Rollback()
+//	tx.ExecContext(ctx, `UPDATE users SET points = points + $1 WHERE id = $2`, n, user)
+//	if _, err := tx.ExecContext(ctx, `INSERT INTO processed (id) VALUES ($1)`, id); err != nil {
+//		if isUniqueViolation(err) {
+//			return nil // not committed: the points are rolled back
+//		}
+//		return err
+//	}
+//	return tx.Commit()
+
+// rollbackGuards marks as guarded the effects on a transaction that every
+// path takes to a unique-tested insert on that transaction (or to a
+// failure, which rolls back too), when that insert's duplicate side always
+// rolls the transaction back: in a transaction callback (the catalog's
+// ORM.Transaction), it fails the callback; in a transaction the function
+// began, it never reaches the transaction's commit.
 func (a *pkgAnalysis) rollbackGuards(s *summary) {
-	tx := a.txParam(s.fn)
-	if tx == nil {
-		return
-	}
+	callback := a.txParam(s.fn)
 	for _, c := range s.checks {
-		if c.kind != ckUnique || !c.valid() || c.recv == nil || a.txRoot(c.recv) != tx || !s.dupFails(c) {
+		if c.kind != ckUnique || !c.valid() || c.recv == nil {
+			continue
+		}
+		tx := a.txRoot(c.recv)
+		switch {
+		case callback != nil && tx == callback:
+			if !s.dupFails(c) {
+				continue
+			}
+		case a.begunIn(s.fn, tx):
+			if !a.dupUncommitted(s, c, tx) {
+				continue
+			}
+		default:
 			continue
 		}
 		for _, o := range s.occs {
@@ -39,6 +71,42 @@ func (a *pkgAnalysis) rollbackGuards(s *summary) {
 			}
 		}
 	}
+}
+
+// begunIn reports whether tx is an SQL transaction fn begins: a result of a
+// call made in fn, of a transaction type of the catalog.
+func (a *pkgAnalysis) begunIn(fn *ssa.Function, tx ssa.Value) bool {
+	v := tx
+	if x, ok := v.(*ssa.Extract); ok {
+		v = x.Tuple
+	}
+	call, ok := v.(*ssa.Call)
+	return ok && call.Parent() == fn && a.cat.TypeRole(tx.Type()) == knowledge.TxType
+}
+
+// dupUncommitted reports whether no duplicate side of c reaches a commit of
+// tx.
+func (a *pkgAnalysis) dupUncommitted(s *summary, c *check, tx ssa.Value) bool {
+	if len(c.decisions) == 0 {
+		return false
+	}
+	for _, d := range c.decisions {
+		if d.other == nil {
+			return false
+		}
+		for b := range s.reachable(d.other, nil) {
+			for _, instr := range b.Instrs {
+				ci, ok := instr.(ssa.CallInstruction)
+				if !ok || !a.cat.Has(callee(ci.Common()), knowledge.Commit) {
+					continue
+				}
+				if recv, _ := splitArgs(ci.Common()); recv == nil || a.txRoot(recv) == tx {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 // txParam returns the transaction parameter of fn when fn is a closure

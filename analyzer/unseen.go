@@ -170,11 +170,21 @@ func (a *pkgAnalysis) swallowed(f *ssa.Function) string {
 		if !ok || errIdx >= 0 && !isNilConst(r.Results[errIdx]) || a.settles(s, b) {
 			continue
 		}
+		// Every failure that reaches the return counts, not only the
+		// first: a read that fails and degrades on purpose (a check
+		// skipped) does not hide a write, later, whose failure is logged
+		// and dropped.
 		what := ""
-		if d := s.failureBefore(b); d != nil && a.unsettledPath(s, d, b) && (a.failedWork(s, d) || a.skipsWork(s, d)) && (errIdx >= 0 || s.returnsAsOnSuccess(d, r)) {
-			what = d.what
-		} else if d := s.discardBefore(r); d != nil {
-			what = d.what
+		for _, d := range s.failuresBefore(b) {
+			if a.unsettledPath(s, d, b) && (a.failedWork(s, d) || a.skipsWork(s, d)) && (errIdx >= 0 || s.returnsAsOnSuccess(d, r)) {
+				what = d.what
+				break
+			}
+		}
+		if what == "" {
+			if d := s.discardBefore(r); d != nil {
+				what = d.what
+			}
 		}
 		if what != "" {
 			s.swallow = what + " (inside " + implName(f) + ", which reports success)"

@@ -652,6 +652,9 @@ var sqlRules = concat(
 		{Name: "(database/sql.Row).Scan", Role: Scan},
 		{Name: "(database/sql.Rows).Scan", Role: Scan},
 		{Name: "(database/sql.Tx).Stmt", Role: Prepare}, // Tx.Stmt(stmt): the query of stmt
+		{Name: "(database/sql.Tx).Commit", Role: Commit},
+		{Name: "({pgx}.Tx).Commit", Role: Commit},
+		{Name: "({pgxpool}.Tx).Commit", Role: Commit},
 	},
 
 	// --- pgx v5 and v4 --------------------------------------------------------------

@@ -76,6 +76,7 @@ const (
 	Model                          // names the model (and so the table) of a builder chain by its argument Arg (gorm's Model)
 	Columns                        // names the columns a builder chain writes, in Arg and the arguments after it (xorm's Cols, gorm's Select)
 	KVWrite                        // writes a key of a key-value store by overwrite or compare-and-set (a NATS KV Put): no effect, but work a lost message loses
+	Commit                         // commits the SQL transaction it is called on: what was written on it stays; a transaction never committed is rolled back
 )
 
 // consumes reports whether r is a role of a broker's consumer side.
@@ -97,7 +98,7 @@ var roleNames = map[Role]string{
 	Ignore: "ignore", Decode: "decode", Benign: "benign", HeaderSet: "header set", NoReturn: "no return",
 	FreshValue: "fresh value", RandRead: "rand read", ClockMethod: "clock method",
 	Serialize: "serialize", Deserialize: "deserialize", RowLookup: "row lookup", RowWrite: "row write",
-	Reply: "reply", Collection: "collection", Model: "model", Columns: "columns", KVWrite: "kv write",
+	Reply: "reply", Collection: "collection", Model: "model", Columns: "columns", KVWrite: "kv write", Commit: "commit",
 }
 
 // String names the role.
