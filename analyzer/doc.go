@@ -76,7 +76,10 @@
 // Find, Check, Describe, Head …) or an overwrite (Put, Set, Upsert, Replace,
 // Delete, Remove, Copy, Upload …), net/smtp, functions marked
 // //idem:effect or named with -effects, and with -publish publishing to a
-// broker (an XADD to a Redis stream is publishing). Interfaces shaped like database/sql's (sqlc's DBTX) count as SQL.
+// broker (an XADD to a Redis stream is publishing). A call of a
+// model-inference SDK (Google's Gen AI, OpenAI, Anthropic: an embedding, a
+// completion) computes an answer and is no effect, though it fails like any
+// step. Interfaces shaped like database/sql's (sqlc's DBTX) count as SQL.
 // A call through any other interface is followed to the implementations
 // this package can see (types declared in it or in the packages it imports,
 // outside std): when one of them performs unguarded effects, the call is an

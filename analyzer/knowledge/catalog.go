@@ -283,8 +283,11 @@ func (c *Catalog) Broker(path string) bool { return c.brokers[NormPath(path)] }
 
 // Described reports whether the package at path is a client library the
 // catalog's own data describes (not a package a rules file names), or a
-// remote-service SDK (SDKPackages): its code is not analysed.
-func (c *Catalog) Described(path string) bool { return c.described[NormPath(path)] || c.sdk(path) }
+// remote-service SDK (SDKPackages) or a model-inference SDK (Computations):
+// its code is not analysed.
+func (c *Catalog) Described(path string) bool {
+	return c.described[NormPath(path)] || c.sdk(path) || c.computation(path)
+}
 
 // KnownName reports whether a function, method or type of that name has a
 // rule or is a message.
@@ -481,10 +484,19 @@ func (c *Catalog) optionFunc(sig *types.Signature) bool {
 }
 
 // sdk reports whether the package at path is under SDKPackages.
-func (c *Catalog) sdk(path string) bool {
+func (c *Catalog) sdk(path string) bool { return underAny(path, c.base.SDKPackages) }
+
+// computation reports whether the package at path is a model-inference SDK
+// (Computations): its calls are no effect.
+func (c *Catalog) computation(path string) bool { return underAny(path, c.base.Computations) }
+
+// underAny reports whether path is under one of prefixes: a prefix that
+// ends in a slash starts it, any other is the path or a parent of it.
+func underAny(path string, prefixes []string) bool {
 	path = NormPath(path)
-	for _, prefix := range c.base.SDKPackages {
-		if strings.HasPrefix(path, prefix) {
+	for _, prefix := range prefixes {
+		if strings.HasSuffix(prefix, "/") && strings.HasPrefix(path, prefix) ||
+			path == prefix || strings.HasPrefix(path, prefix+"/") {
 			return true
 		}
 	}

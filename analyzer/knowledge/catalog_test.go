@@ -31,3 +31,27 @@ func TestReadName(t *testing.T) {
 		}
 	}
 }
+
+// TestDescribed checks which packages the catalog describes without
+// analysing their code: catalogued clients, remote-service and
+// model-inference SDKs; not a package that merely shares the start of a
+// path segment with one.
+func TestDescribed(t *testing.T) {
+	cat := knowledge.Default()
+	for _, c := range []struct {
+		path string
+		want bool
+	}{
+		{"google.golang.org/genai", true},
+		{"github.com/openai/openai-go/v3", true},
+		{"github.com/sashabaranov/go-openai", true},
+		{"github.com/aws/aws-sdk-go-v2/service/sqs", true},
+		{"github.com/segmentio/kafka-go", true},
+		{"github.com/openai/openai-go-helpers", false},
+		{"example.com/shop/inference", false},
+	} {
+		if got := cat.Described(c.path); got != c.want {
+			t.Errorf("Described(%q) = %v, want %v", c.path, got, c.want)
+		}
+	}
+}

@@ -168,6 +168,10 @@ var base = Base{
 	// read or an overwrite (S3 PutObject, DynamoDB PutItem) from an effect.
 	RPCOptions:  []string{"google.golang.org/grpc.CallOption", "github.com/aws/aws-sdk-go/aws/request.Option"},
 	SDKPackages: []string{"github.com/aws/aws-sdk-go-v2/service/", "github.com/aws/aws-sdk-go/service/"},
+	// Model inference: Google's Gen AI SDK (Gemini, Vertex AI) and its
+	// predecessor, OpenAI's SDK and the community go-openai, Anthropic's.
+	Computations: []string{"google.golang.org/genai", "github.com/google/generative-ai-go/genai",
+		"github.com/openai/openai-go", "github.com/sashabaranov/go-openai", "github.com/anthropics/anthropic-sdk-go"},
 	ReadVerbs: []string{"Get", "List", "Find", "Search", "Query", "Describe", "Fetch", "Read", "Count", "Exists",
 		"Lookup", "Check", "Validate", "Verify", "Watch", "Is", "Has", "Ping", "Health", "Estimate", "Preview", "Calculate",
 		"Head", "Scan", "BatchGet", "Select", "Download", "Receive", "Assume", "Decrypt", "Encrypt", "Presign", "Next"},

@@ -345,6 +345,11 @@ type Base struct {
 	// type of the client's own package (aws-sdk-go-v2), or in one of
 	// RPCOptions (aws-sdk-go's request.Option) is a remote call.
 	SDKPackages []string
+	// Computations: package path prefixes of model-inference SDKs (LLM
+	// completions, embeddings, classification). A call computes an answer
+	// and changes nothing a redelivery could repeat: no effect, though its
+	// failure is a failing step. Their code is not analysed.
+	Computations []string
 	// QueryBuilders: SQL builders whose rendered text (Build) is a
 	// statement of the builder's kind.
 	QueryBuilders []QueryBuilder
