@@ -233,7 +233,13 @@
 // reader with a GroupID), the wrapper's Consume commits before the
 // service's handler runs: IDEM007. The standalone driver reads a wrapper
 // among the direct dependencies (a package that imports a broker client
-// the catalog knows the consumer side of) from source for this.
+// the catalog knows the consumer side of) from source for this. A batch
+// fetcher of the program is learnt the same way: a function that calls a
+// client's fetch and returns its own struct type (or a slice of it) that
+// keeps the client's message for the commit (message{value, raw
+// *kafka.Message}) is a fetch API, its type a message of the client's, so
+// the loop that calls it handles messages and the function it hands each
+// batch to is a handler.
 //
 // As a vet tool (go vet -vettool, golangci-lint, idemlint -modular), the
 // analyzer is modular: it sees one package at a time and other packages

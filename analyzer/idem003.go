@@ -29,7 +29,9 @@ the function returns no error, a "retry" bool, what it returns when the
 step succeeds) without settling the message, or that on a failed read
 returns before the work the read was for (the ids to re-index); a read
 in it that fails and degrades on purpose (a check skipped) does not hide
-a later write whose failure is logged and dropped; a step
+a later write whose failure is logged and dropped; a function that
+writes the failure where its caller reads it (res.Error = … on a response
+the caller passed in) reports it, and swallows nothing; a step
 that works includes an idempotent write (a Redis SET, a NATS KV Put); a dropped error of decoding, reading, telemetry or
 closing a body loses nothing and is not reported, nor does the failure of
 a dependency's function that takes no context (an id split, a parse: the

@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"go/token"
 	"go/types"
 	"slices"
 
@@ -176,6 +177,9 @@ func (a *pkgAnalysis) swallowed(f *ssa.Function) string {
 		// and dropped.
 		what := ""
 		for _, d := range s.failuresBefore(b) {
+			if s.reportsToCaller(d) {
+				continue // the failure is written where the caller reads it (res.Error = …)
+			}
 			if a.unsettledPath(s, d, b) && (a.failedWork(s, d) || a.skipsWork(s, d)) && (errIdx >= 0 || s.returnsAsOnSuccess(d, r)) {
 				what = d.what
 				break
@@ -296,6 +300,42 @@ func (a *pkgAnalysis) settles(s *summary, b *ssa.BasicBlock) bool {
 		f := callee(ci.Common())
 		if a.cat.Has(f, knowledge.Nack) || a.cat.Has(f, knowledge.Publish) || a.cat.Has(f, knowledge.NoReturn) {
 			return true
+		}
+	}
+	return false
+}
+
+// reportsToCaller reports whether a failure's side stores into what a
+// parameter points to (res.Error = &KeyError{…} on a response the caller
+// passed in): the function hands the failure to its caller, which may
+// test it, rather than swallowing it.
+func (s *summary) reportsToCaller(d *decision) bool {
+	for b := range s.reachable(d.fresh, d.blk) {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok {
+				continue
+			}
+			addr := st.Addr
+			for {
+				switch x := addr.(type) {
+				case *ssa.FieldAddr:
+					addr = x.X
+					continue
+				case *ssa.IndexAddr:
+					addr = x.X
+					continue
+				case *ssa.UnOp:
+					if x.Op == token.MUL {
+						addr = x.X
+						continue
+					}
+				}
+				break
+			}
+			if p, ok := addr.(*ssa.Parameter); ok && !(s.fn.Signature.Recv() != nil && p == s.fn.Params[0]) {
+				return true
+			}
 		}
 	}
 	return false

@@ -311,6 +311,15 @@ func TestFetchWrapper(t *testing.T) {
 	checkWhole(t, "mqwrap/...")
 }
 
+// TestBatchFetcher runs the whole-program check over a consumer's own
+// batch fetcher: a function that fetches and returns the messages in its
+// own type (which keeps the client's message) is a fetch API, so the loop
+// that calls it handles messages and the handlers it hands batches to are
+// handlers.
+func TestBatchFetcher(t *testing.T) {
+	checkWhole(t, "batchx")
+}
+
 // TestProcessorDispatch runs the whole-program check over a shared Kafka
 // consumer that hands each decoded event to a Processor interface wired in
 // main and commits when Process returns nil: every implementation is a

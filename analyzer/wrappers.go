@@ -27,9 +27,6 @@ import (
 // mode, before any function is summarised).
 func (a *pkgAnalysis) learnWrappers() {
 	fed := a.fedChannels()
-	if len(fed) == 0 {
-		return
-	}
 	type learnt struct {
 		commits bool
 		msg     *knowledge.Message
@@ -41,9 +38,16 @@ func (a *pkgAnalysis) learnWrappers() {
 		}
 		calls, t := returnedFed(fn, fed)
 		if len(calls) == 0 {
+			calls, t = a.returnedHolders(fn)
+		}
+		if len(calls) == 0 {
 			continue
 		}
-		wrappers[fn] = learnt{a.commitsOnRead(calls), a.wrapperMessage(t, calls)}
+		msg := a.wrapperMessage(t, calls)
+		if hm := a.holderMessage(t); msg != nil && hm != nil {
+			msg.Client, msg.Offsets = hm.Client, hm.Offsets // the client's message it keeps
+		}
+		wrappers[fn] = learnt{a.commitsOnRead(calls), msg}
 	}
 	if len(wrappers) == 0 {
 		return
@@ -123,6 +127,78 @@ func returnedFed(fn *ssa.Function, fed map[any][]ssa.CallInstruction) ([]ssa.Cal
 	return nil, nil
 }
 
+// A batch fetcher of the program: a function that polls the client and
+// returns what it got wrapped in its own type, one that keeps the client's
+// message for the commit,
+//
+//	func (c *Consumers) fetchBatch(ctx context.Context, k *kafka.Consumer) ([]message, error) {
+//		…
+//		if m, ok := k.Poll(100).(*kafka.Message); ok {
+//			batch = append(batch, message{value: m.Value, raw: m})
+//		}
+//		…
+//		return batch, nil
+//	}
+//
+// is a fetch API too, and its type a message of the client's.
+
+// returnedHolders returns the fetch calls of fn and the type of its first
+// result that is not an error, when fn calls a fetch of the catalog and
+// that result is a struct type of the program holding a field of a
+// message type (or a slice of, or a pointer to, one).
+func (a *pkgAnalysis) returnedHolders(fn *ssa.Function) ([]ssa.CallInstruction, types.Type) {
+	res := fn.Signature.Results()
+	var t types.Type
+	for i := 0; i < res.Len() && t == nil; i++ {
+		if !isError(res.At(i).Type()) {
+			t = res.At(i).Type()
+		}
+	}
+	if t == nil || a.holderMessage(t) == nil {
+		return nil, nil
+	}
+	var calls []ssa.CallInstruction
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if ci, ok := instr.(ssa.CallInstruction); ok && a.cat.Has(callee(ci.Common()), knowledge.Fetch) {
+				calls = append(calls, ci)
+			}
+		}
+	}
+	return calls, t
+}
+
+// holderMessage returns the message type of a field of t (a struct type of
+// the program, or a slice of, or a pointer to, one), nil when it holds
+// none.
+func (a *pkgAnalysis) holderMessage(t types.Type) *knowledge.Message {
+	for range 2 {
+		switch u := types.Unalias(t).(type) {
+		case *types.Slice:
+			t = u.Elem()
+		case *types.Pointer:
+			t = u.Elem()
+		}
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || a.cat.Message(t) != nil || !a.ownPkgPath(n.Obj().Pkg().Path()) {
+		return nil
+	}
+	st, ok := n.Underlying().(*types.Struct)
+	if !ok {
+		return nil
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		if m := a.cat.Message(st.Field(i).Type()); m != nil {
+			return m
+		}
+	}
+	return nil
+}
+
+// ownPkgPath reports whether the package at path is one of the program's.
+func (a *pkgAnalysis) ownPkgPath(path string) bool { return a.local(a.prog.ImportedPackage(path)) }
+
 // fedValue returns the fetch calls feeding the channel v was received from
 // (or v is), nil when it is none; phi follows one merge of such values.
 func fedValue(v ssa.Value, fed map[any][]ssa.CallInstruction, phi bool) []ssa.CallInstruction {
@@ -181,12 +257,15 @@ func (a *pkgAnalysis) commitsOnRead(calls []ssa.CallInstruction) bool {
 }
 
 // wrapperMessage returns the message entry for t, the type a wrapper
-// returns (or a channel of it), learnt from the client's message the calls
+// returns (or a channel or a slice of it), learnt from the client's message the calls
 // fetch; nil when t is catalogued already or no named type of a
 // dependency outside the standard library.
 func (a *pkgAnalysis) wrapperMessage(t types.Type, calls []ssa.CallInstruction) *knowledge.Message {
 	if ch, ok := t.Underlying().(*types.Chan); ok {
 		t = ch.Elem()
+	}
+	if sl, ok := types.Unalias(t).(*types.Slice); ok {
+		t = sl.Elem() // a batch
 	}
 	if p, ok := types.Unalias(t).(*types.Pointer); ok {
 		t = p.Elem()
