@@ -31,7 +31,9 @@ returns before the work the read was for (the ids to re-index); a read
 in it that fails and degrades on purpose (a check skipped) does not hide
 a later write whose failure is logged and dropped; a function that
 writes the failure where its caller reads it (res.Error = … on a response
-the caller passed in) reports it, and swallows nothing; a step
+the caller passed in) reports it, and swallows nothing; a handler that
+returns such a call's result untested (return p.handle(ctx, ev)) returns
+nil after that failure too; a step
 that works includes an idempotent write (a Redis SET, a NATS KV Put); a dropped error of decoding, reading, telemetry or
 closing a body loses nothing and is not reported, nor does the failure of
 a dependency's function that takes no context (an id split, a parse: the
@@ -121,6 +123,9 @@ func (a *pkgAnalysis) checkFailureAcks(s *summary, name string) {
 			// The dispatcher acks on this result's value: a return of that
 			// value after a failure loses the message.
 			if !ra.acks(r.Results[ra.index]) {
+				if ra.isErr {
+					a.checkReturnedSwallow(r, r.Results[ra.index], name)
+				}
 				continue
 			}
 			if f := s.failureBefore(b); f != nil {
@@ -137,6 +142,7 @@ func (a *pkgAnalysis) checkFailureAcks(s *summary, name string) {
 			continue
 		}
 		if !isNilConst(r.Results[res.Len()-1]) {
+			a.checkReturnedSwallow(r, r.Results[res.Len()-1], name)
 			continue
 		}
 		if res.Len() == 2 { // rocketmq: (ConsumeResult, error)
@@ -149,6 +155,29 @@ func (a *pkgAnalysis) checkFailureAcks(s *summary, name string) {
 		} else if d := s.discardBefore(r); d != nil {
 			a.report(IDEM003, r.Pos(), name, d.call.Pos(), "the discarded error", "handler %s returns success when %s fails: its error is discarded and the message acked and lost", name, d.what)
 		}
+	}
+}
+
+// checkReturnedSwallow reports a handler acked by a nil error that returns
+// v, the untested error of a call of a function that reports success when
+// one of its steps fails (see swallowed): `return p.handleUserCreated(ctx,
+// ev)` is a nil return after that failure.
+func (a *pkgAnalysis) checkReturnedSwallow(r *ssa.Return, v ssa.Value, name string) {
+	t := v
+	if x, ok := v.(*ssa.Extract); ok {
+		t = x.Tuple
+	}
+	c, ok := t.(*ssa.Call)
+	if !ok {
+		return
+	}
+	for _, ref := range *v.Referrers() {
+		if bin, ok := ref.(*ssa.BinOp); ok && (bin.Op == token.EQL || bin.Op == token.NEQ) {
+			return // tested: returned on its failure side, a non-nil error
+		}
+	}
+	if w := a.swallowedBy(c); w != "" {
+		a.report(IDEM003, r.Pos(), name, c.Pos(), "the call", "handler %s returns the result of %s, which is nil when %s fails: the message is acked and lost", name, describeCall(c.Common()), w)
 	}
 }
 

@@ -17,7 +17,7 @@ import (
 func main() {
 	ctx := context.Background()
 	db, _ := sql.Open("postgres", "")
-	for _, p := range []worker.Processor{fraud.New(db), points.New(db), positions.New(db), welcome.New(db)} {
+	for _, p := range []worker.Processor{fraud.New(db), fraud.NewRechecker(db), points.New(db), positions.New(db), welcome.New(db)} {
 		worker.New(kafka.NewReader(kafka.ReaderConfig{GroupID: p.Name()}), p).Start(ctx, 4)
 	}
 }
