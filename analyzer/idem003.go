@@ -163,18 +163,9 @@ func (a *pkgAnalysis) checkFailureAcks(s *summary, name string) {
 // one of its steps fails (see swallowed): `return p.handleUserCreated(ctx,
 // ev)` is a nil return after that failure.
 func (a *pkgAnalysis) checkReturnedSwallow(r *ssa.Return, v ssa.Value, name string) {
-	t := v
-	if x, ok := v.(*ssa.Extract); ok {
-		t = x.Tuple
-	}
-	c, ok := t.(*ssa.Call)
-	if !ok {
+	c := untestedCall(v)
+	if c == nil {
 		return
-	}
-	for _, ref := range *v.Referrers() {
-		if bin, ok := ref.(*ssa.BinOp); ok && (bin.Op == token.EQL || bin.Op == token.NEQ) {
-			return // tested: returned on its failure side, a non-nil error
-		}
 	}
 	if w := a.swallowedBy(c); w != "" {
 		a.report(IDEM003, r.Pos(), name, c.Pos(), "the call", "handler %s returns the result of %s, which is nil when %s fails: the message is acked and lost", name, describeCall(c.Common()), w)
@@ -185,17 +176,28 @@ func (a *pkgAnalysis) checkReturnedSwallow(r *ssa.Return, v ssa.Value, name stri
 // that call is a working step (see stepWorks) whose failure is no poison
 // message: `return l.articleOperate(msg)`.
 func (a *pkgAnalysis) returnedStep(s *summary, v ssa.Value) *ssa.Call {
+	c := untestedCall(v)
+	if c == nil || !a.failingCall(c, 0) || !a.stepWorks(s, c) {
+		return nil
+	}
+	return c
+}
+
+// untestedCall returns the call whose error v is, when nothing compares v
+// (with nil or a sentinel): returned as it came. A tested error has a
+// failure path of its own, judged as one.
+func untestedCall(v ssa.Value) *ssa.Call {
 	t := v
 	if x, ok := v.(*ssa.Extract); ok {
 		t = x.Tuple
 	}
 	c, ok := t.(*ssa.Call)
-	if !ok || !a.failingCall(c, 0) || !a.stepWorks(s, c) {
+	if !ok {
 		return nil
 	}
 	for _, r := range *v.Referrers() {
 		if bin, ok := r.(*ssa.BinOp); ok && (bin.Op == token.EQL || bin.Op == token.NEQ) {
-			return nil // tested: a failure path of its own, judged as one
+			return nil
 		}
 	}
 	return c
