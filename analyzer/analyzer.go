@@ -149,7 +149,8 @@ func primaryRole(r knowledge.Role) bool {
 	case knowledge.Wait, knowledge.NewRequest, knowledge.Prepare, knowledge.RowsAffected, knowledge.Scan,
 		knowledge.RedisDel, knowledge.RedisMark, knowledge.KVWrite, knowledge.Outcome, knowledge.Telemetry, knowledge.Decode,
 		knowledge.Benign, knowledge.HeaderSet, knowledge.NoReturn, knowledge.FreshValue, knowledge.RandRead,
-		knowledge.ClockMethod, knowledge.Ignore, knowledge.Reply, knowledge.Collection, knowledge.Model, knowledge.Columns:
+		knowledge.ClockMethod, knowledge.Ignore, knowledge.Reply, knowledge.Collection, knowledge.Model, knowledge.Columns,
+		knowledge.CompleteTx:
 		return false
 	}
 	return true

@@ -103,7 +103,10 @@
 // the same transaction, if its duplicate side fails the callback (the
 // transaction rolls them back) and every path from those writes reaches it
 // or fails, and likewise in a database/sql or pgx transaction the
-// function begins itself, if its duplicate side never commits it; Redis
+// function begins itself, if its duplicate side never commits it; the
+// writes on a transaction the function began that no path commits without
+// completing the job on it first (River's JobCompleteTx: the ack commits
+// with them); Redis
 // SETNX, HSETNX and SET … NX whose result decides a branch (a SETNX whose key
 // is deleted on the success path is a lock, not a dedup); a lookup followed
 // by a write of the key (accepted; reported with -strict); a state check:

@@ -502,6 +502,7 @@ const (
 	ckUnique // a plain insert whose error is tested for a unique violation
 	ckLookup // a read whose result decides (check-then-act)
 	ckFunc   // a function returning a dedup result (fact, annotation, flag)
+	ckDone   // the job completed in the transaction of the writes (rollback.go)
 )
 
 // dval is a value that carries a check's decision.
@@ -702,6 +703,7 @@ func (a *pkgAnalysis) analyse(s *summary) {
 		o.guardedBy = s.guardOf(o.instr.Block(), o.instr)
 	}
 	a.rollbackGuards(s)
+	a.completionGuards(s)
 	// IDEM004 cover: effects after a check that decides nothing.
 	for _, c := range s.checks {
 		if !s.undecided(c) {

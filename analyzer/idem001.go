@@ -26,7 +26,10 @@ event before it hands it on. A dedup insert made last in a transaction
 guards the writes on that transaction before it when its duplicate side
 rolls them back: it fails a gorm Transaction callback, or never commits a
 transaction the function began (BeginTx, then a duplicate that returns
-without tx.Commit).
+without tx.Commit). A job completed in the transaction of its writes
+(River's JobCompleteTx on a transaction the worker began, before its
+commit) is acked by that commit: the writes on that transaction are
+guarded by it.
 `,
 	Bad: `func handle(ctx context.Context, d amqp.Delivery) error {
 	_, err := db.ExecContext(ctx, ` + "`" + `UPDATE stock SET qty = qty - $1 WHERE sku = $2` + "`" + `, qty, sku)

@@ -35,7 +35,7 @@ tx.Commit()
 // same transaction value.
 func (a *pkgAnalysis) checkTx(s *summary, o *occ, name string) {
 	c := o.guardedBy
-	if o.kind != c.store || !o.kind.Transactional() {
+	if o.kind != c.store || !o.kind.Transactional() || c.kind == ckDone {
 		return
 	}
 	if !o.direct || c.kind == ckFunc {
@@ -137,7 +137,7 @@ func (a *pkgAnalysis) reportTx(o *occ, c *check, name string) {
 func (a *pkgAnalysis) callTx(cc *ssa.CallCommon) ssa.Value {
 	recv, args := splitArgs(cc)
 	for _, v := range args {
-		if a.cat.TypeRole(v.Type()) == knowledge.TxType {
+		if v = peel(v); a.cat.TypeRole(v.Type()) == knowledge.TxType {
 			return a.txRoot(v)
 		}
 	}

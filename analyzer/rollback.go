@@ -73,6 +73,85 @@ func (a *pkgAnalysis) rollbackGuards(s *summary) {
 	}
 }
 
+// A job completed in the transaction that holds its writes (River's
+// JobCompleteTx) is acked by that transaction's commit: a crash before it
+// rolls back the writes and the completion together, and a retry after it
+// finds the job done, so
+//
+//	tx, _ := pool.Begin(ctx)
+//	defer tx.Rollback(ctx)
+//	q.WithTx(tx).AddPoints(ctx, user, n)      // commits with the completion
+//	river.JobCompleteTx[*riverpgxv5.Driver](ctx, tx, job)
+//	return tx.Commit(ctx)
+//
+// runs the points once per job, as if a dedup record were written with
+// them.
+
+// completionGuards marks as guarded the effects on a transaction fn began
+// (or was handed by an ORM's transaction callback) that no path takes to a
+// commit of that transaction without completing the job on it first.
+func (a *pkgAnalysis) completionGuards(s *summary) {
+	callback := a.txParam(s.fn)
+	for _, b := range s.fn.Blocks {
+		for _, instr := range b.Instrs {
+			ci, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			f := callee(ci.Common())
+			r := a.cat.Find(f, knowledge.CompleteTx)
+			if r == nil {
+				continue
+			}
+			_, args := splitArgs(ci.Common())
+			i := r.ArgIndex(f)
+			if i < 0 || i >= len(args) {
+				continue
+			}
+			tx := a.txRoot(args[i])
+			if !a.begunIn(s.fn, tx) && (callback == nil || tx != callback) {
+				continue
+			}
+			done := &check{call: ci, pos: ci.Pos(), desc: describeCall(ci.Common()), kind: ckDone, store: knowledge.SQL, recv: tx, decided: true}
+			for _, o := range s.occs {
+				if o.guardedBy != nil || o.kind != knowledge.SQL || !runsBefore(ci, o.instr) && a.commitsWithout(s, o.instr, ci, tx) {
+					continue
+				}
+				if oc, ok := o.instr.(ssa.CallInstruction); ok && sameValue(a.callTx(oc.Common()), tx) {
+					o.guardedBy = done
+				}
+			}
+		}
+	}
+}
+
+// commitsWithout reports whether a path from instr reaches a commit of tx
+// that does not pass done first.
+func (a *pkgAnalysis) commitsWithout(s *summary, instr, done ssa.Instruction, tx ssa.Value) bool {
+	return s.forwardUntil(instr, nil, func(in ssa.Instruction) int {
+		if in == done {
+			return 1
+		}
+		ci, ok := in.(ssa.CallInstruction)
+		if !ok || !a.cat.Has(callee(ci.Common()), knowledge.Commit) {
+			return 0
+		}
+		if recv, _ := splitArgs(ci.Common()); recv == nil || sameValue(a.txRoot(recv), tx) {
+			return 2
+		}
+		return 0
+	})
+}
+
+// runsBefore reports whether x runs before y on every path to y: x's block
+// dominates y's, and in one block x comes first.
+func runsBefore(x, y ssa.Instruction) bool {
+	if x.Block() == y.Block() {
+		return index(x.Block(), x) < index(y.Block(), y)
+	}
+	return x.Block().Dominates(y.Block())
+}
+
 // begunIn reports whether tx is an SQL transaction fn begins: a result of a
 // call made in fn, of a transaction type of the catalog.
 func (a *pkgAnalysis) begunIn(fn *ssa.Function, tx ssa.Value) bool {

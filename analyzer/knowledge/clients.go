@@ -467,6 +467,10 @@ var brokers = concat(
 	// commit covers the failed offset).
 	[]Rule{
 		{Name: "github.com/riverqueue/river.WorkFunc", Role: Register, Arg: "f", Client: "river"},
+		// River's transactional completion: the job is completed by the
+		// transaction that holds the work's writes, so a retry finds either
+		// nothing committed or the job done.
+		{Name: "github.com/riverqueue/river.JobCompleteTx", Role: CompleteTx, Arg: "tx", Client: "river"},
 		{Name: "({machinery}.Server).RegisterTask", Role: Register, Arg: "taskFunc", Client: "machinery"},
 		{Name: "({machinery}.Server).RegisterTasks", Role: Register, Arg: "namedTaskFuncs", Client: "machinery"},
 		{Name: "github.com/zeromicro/go-queue/kq.MustNewQueue", Role: Register, Arg: "handler", Client: "go-queue", CommitsAlways: true},

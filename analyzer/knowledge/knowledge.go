@@ -77,6 +77,7 @@ const (
 	Columns                        // names the columns a builder chain writes, in Arg and the arguments after it (xorm's Cols, gorm's Select)
 	KVWrite                        // writes a key of a key-value store by overwrite or compare-and-set (a NATS KV Put): no effect, but work a lost message loses
 	Commit                         // commits the SQL transaction it is called on: what was written on it stays; a transaction never committed is rolled back
+	CompleteTx                     // completes (acks) a job in the SQL transaction Arg: the ack commits or rolls back with what was written on it (River's JobCompleteTx)
 )
 
 // consumes reports whether r is a role of a broker's consumer side.
@@ -98,7 +99,7 @@ var roleNames = map[Role]string{
 	Ignore: "ignore", Decode: "decode", Benign: "benign", HeaderSet: "header set", NoReturn: "no return",
 	FreshValue: "fresh value", RandRead: "rand read", ClockMethod: "clock method",
 	Serialize: "serialize", Deserialize: "deserialize", RowLookup: "row lookup", RowWrite: "row write",
-	Reply: "reply", Collection: "collection", Model: "model", Columns: "columns", KVWrite: "kv write", Commit: "commit",
+	Reply: "reply", Collection: "collection", Model: "model", Columns: "columns", KVWrite: "kv write", Commit: "commit", CompleteTx: "complete tx",
 }
 
 // String names the role.

@@ -48,3 +48,9 @@ func AddWorker[T JobArgs](workers *Workers, worker Worker[T]) {}
 func AddWorkerSafely[T JobArgs](workers *Workers, worker Worker[T]) error { return nil }
 
 func WorkFunc[T JobArgs](f func(context.Context, *Job[T]) error) Worker[T] { return nil }
+
+// JobCompleteTx completes job in tx. The real TDriver is constrained by
+// riverdriver.Driver[TTx]; the stub leaves it unconstrained.
+func JobCompleteTx[TDriver any, TTx any, TArgs JobArgs](ctx context.Context, tx TTx, job *Job[TArgs]) (*Job[TArgs], error) {
+	return job, nil
+}
