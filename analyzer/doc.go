@@ -67,7 +67,9 @@
 // and PATCH without an Idempotency-Key header (except one made inside a
 // program function named as a read — GetBlock, FetchRates, not
 // GetOrCreate — which its callers take for a query sent as a POST:
-// JSON-RPC, GraphQL, a search API), gRPC calls (grpc's Invoke,
+// JSON-RPC, GraphQL, a search API; or named as a computation — Embed,
+// TranslateText, ClassifyTicket —, a model or document service's answer),
+// gRPC calls (grpc's Invoke,
 // or a generated client's method — last parameter ...grpc.CallOption —
 // whose implementation the program does not have) and AWS service calls
 // (an aws-sdk-go-v2 client's method ending in ...func(*Options), an

@@ -13,7 +13,9 @@ var doc001 = CodeDoc{
 performs it again. An HTTP POST made inside a function of the program named
 as a read (GetBlock, FetchRates; not GetOrCreateUser or FetchAndLock) is a
 query sent as a POST (JSON-RPC, GraphQL, a search API) and no effect for
-the function's callers. An insert into rows the same function removed
+the function's callers; so is one made inside a function named as a
+computation (Embed, TranslateText, ClassifyTicket: a model or a document
+service asked to compute, not to change anything). An insert into rows the same function removed
 before it on every path is a replace, no effect: TRUNCATE bids then a
 CopyFrom into bids (a snapshot reloaded); DELETE FROM items WHERE
 order_id = $1 then INSERT INTO items (order_id, …) (the rows of a key

@@ -511,11 +511,12 @@ func (c *Catalog) RemoteEffect(name string) bool {
 	return !c.ReadName(name) && !HasVerb(name, c.base.OverwriteVerbs)
 }
 
-// ReadName reports whether a function's name says it only reads: it starts
-// with one of ReadVerbs (GetBlock, FetchRates) and joins no second verb to
-// it (GetOrCreateUser, FetchAndLock).
+// ReadName reports whether a function's name says it only reads or
+// computes: it starts with one of ReadVerbs (GetBlock, FetchRates) or
+// ComputeVerbs (EmbedChunks, TranslateText) and joins no second verb to it
+// (GetOrCreateUser, FetchAndLock, ExtractAndSave).
 func (c *Catalog) ReadName(name string) bool {
-	return HasVerb(name, c.base.ReadVerbs) && !joinsVerb(name)
+	return (HasVerb(name, c.base.ReadVerbs) || HasVerb(name, c.base.ComputeVerbs)) && !joinsVerb(name)
 }
 
 // joinsVerb reports whether name joins two verbs with Or or And, each

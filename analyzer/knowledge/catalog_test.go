@@ -6,8 +6,8 @@ import (
 	"github.com/idemkit/idem/analyzer/knowledge"
 )
 
-// TestReadName checks which function names read as reads: a read verb
-// followed by the end of the name or a capital, and no second verb joined
+// TestReadName checks which function names read as reads: a read (or
+// compute) verb followed by the end of the name or a capital, and no second verb joined
 // with Or or And.
 func TestReadName(t *testing.T) {
 	cat := knowledge.Default()
@@ -25,6 +25,10 @@ func TestReadName(t *testing.T) {
 		{"FetchAndLock", false},
 		{"SendEmail", false},
 		{"Transfer", false},
+		{"Embed", true},
+		{"TranslateText", true},
+		{"ExtractAndSave", false},
+		{"Embedded", false},
 	} {
 		if got := cat.ReadName(c.name); got != c.want {
 			t.Errorf("ReadName(%q) = %v, want %v", c.name, got, c.want)

@@ -176,6 +176,11 @@ var base = Base{
 		"Lookup", "Check", "Validate", "Verify", "Watch", "Is", "Has", "Ping", "Health", "Estimate", "Preview", "Calculate",
 		"Head", "Scan", "BatchGet", "Select", "Download", "Receive", "Assume", "Decrypt", "Encrypt", "Presign", "Next"},
 	OverwriteVerbs: []string{"Put", "Set", "Upsert", "Replace", "Delete", "Remove", "Tag", "Untag", "Upload", "Copy", "BatchWrite"},
+	// Model and document services called over plain HTTP (an embedding
+	// provider, an LLM extraction, machine translation, OCR).
+	ComputeVerbs: []string{"Embed", "Translate", "Caption", "Classify", "Summarize", "Summarise", "Transcribe",
+		"Extract", "Predict", "Infer", "Parse", "Tokenize", "Detect", "Recognize", "Moderate", "Rerank",
+		"Analyze", "Analyse", "Render"},
 	// The commands behind go-redis's effect methods, for clients that name
 	// the command by a string.
 	RedisCommands: RedisCommands{

@@ -359,6 +359,11 @@ type Base struct {
 	// state, as an HTTP PUT or DELETE (SetState, DeleteOrder). Another
 	// remote method is an effect.
 	ReadVerbs, OverwriteVerbs []string
+	// ComputeVerbs: name prefixes of functions that only compute from what
+	// they are given, sending it to a model or a service (EmbedChunks,
+	// TranslateText, ClassifyTicket): read as ReadVerbs are, so an HTTP POST
+	// they make is a query, not an effect.
+	ComputeVerbs []string
 }
 
 // QueryBuilder describes a SQL builder type: the text its Build methods

@@ -9,6 +9,7 @@ import (
 	"github.com/hibiken/asynq"
 
 	"rpcquery/chain"
+	"rpcquery/embed"
 )
 
 type indexer struct {
@@ -48,3 +49,32 @@ func (x *indexer) openAccount(ctx context.Context, t *asynq.Task) error {
 	_, err := x.chain.GetOrCreateAccount(string(t.Payload())) // want `effect chain.Client.GetOrCreateAccount → chain.Client.call → http.Post in handler indexer.openAccount is not guarded by a dedup check \(IDEM001\)`
 	return err
 }
+
+// embedder is what the embedding tasks are given; embed.Client implements it.
+type embedder interface {
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+	EmbedAndStore(ctx context.Context, texts []string) error
+}
+
+type vectors struct {
+	db *sql.DB
+	e  embedder
+}
+
+// embedChunk embeds a chunk and overwrites its vector: the provider's POST
+// only computes.
+func (v *vectors) embedChunk(ctx context.Context, t *asynq.Task) error {
+	vecs, err := v.e.Embed(ctx, []string{string(t.Payload())})
+	if err != nil {
+		return err
+	}
+	_, err = v.db.ExecContext(ctx, `UPDATE chunks SET embedding = $2 WHERE text = $1`, string(t.Payload()), len(vecs))
+	return err
+}
+
+// storeChunk has the provider store a copy on every delivery.
+func (v *vectors) storeChunk(ctx context.Context, t *asynq.Task) error {
+	return v.e.EmbedAndStore(ctx, []string{string(t.Payload())}) // want `IDEM001`
+}
+
+var _ embedder = (*embed.Client)(nil)
