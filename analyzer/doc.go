@@ -105,7 +105,14 @@
 // the same transaction, if its duplicate side fails the callback (the
 // transaction rolls them back) and every path from those writes reaches it
 // or fails, and likewise in a database/sql or pgx transaction the
-// function begins itself, if its duplicate side never commits it; the
+// function begins itself, if its duplicate side never commits it; an
+// insert setting every column of a natural unique key that the module's
+// SQL files declare (CREATE UNIQUE INDEX … (document_id, sequence_number),
+// a composite primary key, UNIQUE on a column other than id; not a key the
+// database fills, as SERIAL or DEFAULT gen_random_uuid(), nor a
+// single-column primary key, which programs fill with fresh ids; read in
+// the whole-program mode from the module's .sql files, down migrations
+// and symbolic links excluded) is no effect: a repeat violates the key; the
 // writes on a transaction the function began that no path commits without
 // completing the job on it first (River's JobCompleteTx: the ack commits
 // with them); Redis
@@ -267,7 +274,12 @@
 //     function of another package;
 //   - a function of another package that swallows a step's failure (logs
 //     it and returns success), or whose dropped error did work: IDEM003
-//     sees only the package's own.
+//     sees only the package's own;
+//   - the module's SQL schema: an insert that sets a natural unique key
+//     declared by the module's migrations is an effect (the standalone
+//     mode reads the .sql files and takes it for none);
+//   - a handler handed through a func value to a loop that commits past
+//     its failures: the loop is reported, the handler is not.
 //
 // Both modes use the same rules and the same catalog; on code where the
 // modular view suffices they report the same findings.

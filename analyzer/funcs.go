@@ -80,6 +80,10 @@ type pkgAnalysis struct {
 	fields    map[string][]ssa.Value
 	stmts     map[string][]ssa.Value // prepared statements kept in fields (stmtFields)
 	fresh     map[*types.Func]string // freshFunc's answers
+	// schemas: the unique keys declared by each module's SQL files, by
+	// module root; moduleRoots: the module root of each directory (schema.go).
+	schemas     map[string]sqlclass.Schema
+	moduleRoots map[string]string
 }
 
 // local reports whether p's functions are analysed here (their summaries
@@ -675,7 +679,7 @@ func (a *pkgAnalysis) analyse(s *summary) {
 	// are checks, not effects.
 	keep := s.occs[:0]
 	for _, o := range s.occs {
-		if o.fromCheck != nil && o.fromCheck.decided || s.replaced(o) {
+		if o.fromCheck != nil && o.fromCheck.decided || s.replaced(o) || a.naturalInsert(o) {
 			continue
 		}
 		o.fromCheck = nil

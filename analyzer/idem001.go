@@ -28,7 +28,12 @@ event before it hands it on. A dedup insert made last in a transaction
 guards the writes on that transaction before it when its duplicate side
 rolls them back: it fails a gorm Transaction callback, or never commits a
 transaction the function began (BeginTx, then a duplicate that returns
-without tx.Commit). A job completed in the transaction of its writes
+without tx.Commit). An insert that sets every column of a natural unique key declared
+by the module's SQL files (migrations, an sqlc schema; whole-program mode)
+is no effect either: a redelivery violates the key instead of adding a
+row. A single-column primary key, an id, or a key the database fills
+(SERIAL, DEFAULT gen_random_uuid()) is not natural: programs fill it with
+a fresh value. A job completed in the transaction of its writes
 (River's JobCompleteTx on a transaction the worker began, before its
 commit) is acked by that commit: the writes on that transaction are
 guarded by it.

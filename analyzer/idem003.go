@@ -39,7 +39,9 @@ closing a body loses nothing and is not reported, nor does the failure of
 a dependency's function that takes no context (an id split, a parse: the
 message is poison; in vet mode, "dependency" means outside the module). Where acks are offsets (Kafka), going on to the next
 message after a failure without a nak, a dead-letter publish or a return
-loses the failed message too: the next message's ack commits its offset;
+loses the failed message too: the next message's ack commits its offset
+(whole-program mode: also reported in each handler such a loop is handed
+through a func value, where it returns the failure the loop goes past);
 so does a handler of one such message that returns nothing (its caller
 cannot stop) and returns after a failure without committing. A return in
 the shutdown case of a select (case <-ctx.Done()) loses nothing: the
@@ -402,26 +404,12 @@ func (a *pkgAnalysis) benignName(fn *types.Func) bool {
 // retries it, and the next message's ack commits the failed one's offset
 // with its own — the failed message is never redelivered.
 func (a *pkgAnalysis) checkOffsetSkips(s *summary, name string) {
-	var next []*ssa.BasicBlock
-	for _, in := range s.sources {
-		if a.offsetSource(in) {
-			next = append(next, in.Block())
-		}
-	}
+	next := a.offsetNexts(s)
 	if len(next) == 0 && !a.offsetParam(s) || !a.acksOffsets(s) {
 		return
 	}
-	// A path stops where the message is settled or the failure handled on
-	// purpose: a nak, a dead-letter publish, an exit, an ack of this
-	// message (reported on its own when it follows a failure), a benign
-	// side (a duplicate).
 	stops := func(b *ssa.BasicBlock) bool { return a.settles(s, b) }
-	onward := func(b *ssa.BasicBlock) []*ssa.BasicBlock {
-		if stops(b) {
-			return nil
-		}
-		return b.Succs
-	}
+	onward := a.unsettled(s)
 	if len(next) == 0 {
 		// A handler of one message that returns nothing: its caller cannot
 		// tell a failure, and takes the next message.
@@ -444,17 +432,107 @@ func (a *pkgAnalysis) checkOffsetSkips(s *summary, name string) {
 		return
 	}
 	for _, f := range s.failures {
-		if a.settledInside(f) {
+		if a.skipsPast(s, f, next) {
+			a.report(IDEM003, failurePos(f), name, token.NoPos, "",
+				"handler %s goes on to the next message when %s fails: acking a later offset commits this one too, and the message is lost", name, f.what)
+		}
+	}
+}
+
+// offsetNexts returns the blocks where s takes its next message from a
+// source acked by offset.
+func (a *pkgAnalysis) offsetNexts(s *summary) []*ssa.BasicBlock {
+	var next []*ssa.BasicBlock
+	for _, in := range s.sources {
+		if a.offsetSource(in) {
+			next = append(next, in.Block())
+		}
+	}
+	return next
+}
+
+// unsettled returns the successors a path of s goes on to from b: none
+// where the message is settled or the failure handled on purpose (a nak, a
+// dead-letter publish, an exit, an ack of this message — reported on its
+// own when it follows a failure —, a benign side such as a duplicate).
+func (a *pkgAnalysis) unsettled(s *summary) func(*ssa.BasicBlock) []*ssa.BasicBlock {
+	return func(b *ssa.BasicBlock) []*ssa.BasicBlock {
+		if a.settles(s, b) {
+			return nil
+		}
+		return b.Succs
+	}
+}
+
+// skipsPast reports whether s, when f fails, goes on to one of next (its
+// next message) with the failed message neither settled nor handled.
+func (a *pkgAnalysis) skipsPast(s *summary, f *decision, next []*ssa.BasicBlock) bool {
+	if a.settledInside(f) {
+		return false
+	}
+	for _, src := range next {
+		if pathTo([]*ssa.BasicBlock{f.fresh}, src, f.blk, a.unsettled(s)) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkSkippedFailures reports, in a handler its dispatcher acks by a nil
+// error, the failures it returns to a dispatcher that goes on to its next
+// message on an error without settling it: the commit of a later offset
+// commits the failed one too. The dispatcher's loop is reported where it
+// goes on (checkOffsetSkips); the handler is told where its failure is
+// lost.
+func (a *pkgAnalysis) checkSkippedFailures(s *summary, name string) {
+	ra, ok := a.resultAck[s.fn]
+	if !ok || !ra.isErr || ra.always {
+		return
+	}
+	var loop string
+	for _, site := range a.dispatchSites[s.fn] {
+		ds := a.summary(site.Parent())
+		next := a.offsetNexts(ds)
+		if len(next) == 0 || !a.acksOffsets(ds) {
 			continue
 		}
-		for _, src := range next {
-			if pathTo([]*ssa.BasicBlock{f.fresh}, src, f.blk, onward) {
-				a.report(IDEM003, failurePos(f), name, token.NoPos, "",
-					"handler %s goes on to the next message when %s fails: acking a later offset commits this one too, and the message is lost", name, f.what)
+		for _, f := range ds.failures {
+			if site.Value() != nil && errCall(f.err) == site.Value() && a.skipsPast(ds, f, next) {
+				loop = handlerName(site.Parent())
 				break
 			}
 		}
+		if loop != "" {
+			break
+		}
 	}
+	if loop == "" {
+		return
+	}
+	for _, b := range s.fn.Blocks {
+		r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok || !r.Pos().IsValid() || ra.acks(r.Results[ra.index]) {
+			continue
+		}
+		what := ""
+		if f := s.failureBefore(b); f != nil {
+			what = f.what
+		} else if c := untestedCall(r.Results[ra.index]); c != nil {
+			what = describeCall(c.Common())
+		}
+		if what != "" {
+			a.report(IDEM003, r.Pos(), name, token.NoPos, "",
+				"handler %s returns an error when %s fails, and %s, which it is handed to, goes on to the next message without committing this one: committing a later offset commits it too, and the message is lost", name, what, loop)
+		}
+	}
+}
+
+// errCall returns the call whose result (or last result) v is.
+func errCall(v ssa.Value) ssa.Value {
+	if x, ok := v.(*ssa.Extract); ok {
+		return x.Tuple
+	}
+	return v
 }
 
 // offsetParam reports whether s is a handler of one message acked by

@@ -103,9 +103,10 @@ func (a *pkgAnalysis) check(fn *ssa.Function) {
 			}
 		}
 	}
-	a.checkAckOrder(s, name)    // IDEM002
-	a.checkFailureAcks(s, name) // IDEM003
-	a.checkOffsetSkips(s, name) // IDEM003
+	a.checkAckOrder(s, name)        // IDEM002
+	a.checkFailureAcks(s, name)     // IDEM003
+	a.checkOffsetSkips(s, name)     // IDEM003
+	a.checkSkippedFailures(s, name) // IDEM003
 }
 
 // scope returns the instructions of a root that handle a message: all of

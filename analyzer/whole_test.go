@@ -330,3 +330,20 @@ func TestBatchFetcher(t *testing.T) {
 func TestProcessorDispatch(t *testing.T) {
 	checkWhole(t, "procx/...")
 }
+
+// TestSchemaKeys runs the whole-program check over a module whose
+// migrations declare unique keys: an insert setting a natural key is no
+// effect, one keyed by a fresh id or missing a column of the key is; a
+// down migration's DROP is not read.
+func TestSchemaKeys(t *testing.T) {
+	checkWhole(t, "schemax")
+}
+
+// TestSkippedFailures runs the whole-program check over a shared kafka-go
+// loop that logs a handler's error and fetches on: the loop is reported
+// where it goes on, and the handler handed to it where it returns the
+// failure that the loop will commit past; a handler that never fails is
+// not.
+func TestSkippedFailures(t *testing.T) {
+	checkWhole(t, "skipx")
+}

@@ -55,7 +55,7 @@ func (c *Consumers) runGroup(ctx context.Context, r *kafka.Reader, handler func(
 func (c *Consumers) handleTrade(ctx context.Context, msgs []message) error {
 	for _, m := range msgs {
 		if err := c.rdb.IncrBy(ctx, "holding:"+string(m.value), 1).Err(); err != nil { // want `IDEM001`
-			return err
+			return err // want `handler Consumers.handleTrade returns an error when redis.IntCmd.Err fails, and Consumers.runGroup, which it is handed to, goes on to the next message`
 		}
 	}
 	return nil

@@ -1,0 +1,3 @@
+module schemax
+
+go 1.24
