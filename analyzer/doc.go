@@ -251,7 +251,12 @@
 // keeps the client's message for the commit (message{value, raw
 // *kafka.Message}) is a fetch API, its type a message of the client's, so
 // the loop that calls it handles messages and the function it hands each
-// batch to is a handler.
+// batch to is a handler. A message adapter of the program (a function
+// given a client's message that returns its own type keeping it,
+// NewDeliveryAdapter(d amqp.Delivery) *DeliveryAdapter) makes that type a
+// message of the client's, and so the program's interfaces it is passed
+// as whose methods ack through it (processMessage(d Delivery, …)): the
+// function given one is a handler.
 //
 // As a vet tool (go vet -vettool, golangci-lint, idemlint -modular), the
 // analyzer is modular: it sees one package at a time and other packages

@@ -331,6 +331,15 @@ func TestProcessorDispatch(t *testing.T) {
 	checkWhole(t, "procx/...")
 }
 
+// TestMessageAdapters runs the whole-program check over a consumer that
+// adapts each delivery to the program's own interface before handing it
+// on: the function given the interface acks through it and is a handler
+// (its ack after a failure is reported); an interface of the program the
+// adapter implements without acking makes no message.
+func TestMessageAdapters(t *testing.T) {
+	checkWhole(t, "adapterx")
+}
+
 // TestSchemaKeys runs the whole-program check over a module whose
 // migrations declare unique keys: an insert setting a natural key is no
 // effect, one keyed by a fresh id or missing a column of the key is; a

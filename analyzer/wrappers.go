@@ -23,8 +23,9 @@ import (
 // itself (kafka-go's ReadMessage on a reader with a GroupID), and the type
 // it returns as a message of the client's.
 
-// learnWrappers adds the program's fetch wrappers to a.cat (whole-program
-// mode, before any function is summarised).
+// learnWrappers adds the program's fetch wrappers, and the messages of its
+// adapters (adapters.go), to a.cat (whole-program mode, before any
+// function is summarised).
 func (a *pkgAnalysis) learnWrappers() {
 	fed := a.fedChannels()
 	type learnt struct {
@@ -49,7 +50,8 @@ func (a *pkgAnalysis) learnWrappers() {
 		}
 		wrappers[fn] = learnt{a.commitsOnRead(calls), msg}
 	}
-	if len(wrappers) == 0 {
+	adapters := a.adapterMessages()
+	if len(wrappers) == 0 && len(adapters) == 0 {
 		return
 	}
 	rules := map[string]bool{} // name → commits
@@ -96,6 +98,11 @@ func (a *pkgAnalysis) learnWrappers() {
 	var messages []knowledge.Message
 	for _, m := range msgs {
 		messages = append(messages, m)
+	}
+	for _, m := range adapters {
+		if _, dup := msgs[m.Type]; !dup {
+			messages = append(messages, m)
+		}
 	}
 	sort.Slice(messages, func(i, j int) bool { return messages[i].Type < messages[j].Type })
 	cat, err := a.cat.With(extra, messages)

@@ -21,7 +21,7 @@ set -u
 export GOWORK=off
 
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then
-	echo "usage: bash eval/run.sh dev|test|fresh|fresh2|fresh3|fresh4|fresh5|fresh5b|fresh6|fresh7|fresh8|fresh9|fresh10|fresh11|fresh12|fresh13 [TOOL]" >&2
+	echo "usage: bash eval/run.sh dev|test|fresh|fresh2|fresh3|fresh4|fresh5|fresh5b|fresh6|fresh7|fresh8|fresh9|fresh10|fresh11|fresh12|fresh13|fresh14 [TOOL]" >&2
 	exit 2
 fi
 SET=$1
