@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"go/token"
+	"go/types"
 	"strings"
 
 	"github.com/idemkit/idem/analyzer/knowledge"
@@ -37,6 +38,44 @@ func (a *pkgAnalysis) isLock(s *summary, c *check) bool {
 		}
 		if !onFailure {
 			return true
+		}
+	}
+	return false
+}
+
+// releasedLock reports whether c, a call of a function that decides by its
+// result (a dedup function), returns a value that the caller then hands to
+// a function deleting a Redis key (defer lock.Release(ctx)): the function
+// takes a lock (a SET NX of its own), not a dedup record.
+func (a *pkgAnalysis) releasedLock(c *check) bool {
+	call, ok := c.call.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	var vals []ssa.Value
+	if _, tuple := call.Type().(*types.Tuple); !tuple {
+		vals = append(vals, call)
+	}
+	for _, r := range *call.Referrers() {
+		if x, ok := r.(*ssa.Extract); ok && !isError(x.Type()) {
+			vals = append(vals, x)
+		}
+	}
+	for _, v := range vals {
+		for _, r := range *v.Referrers() {
+			ci, ok := r.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			fns := a.callees[ci]
+			if f := ci.Common().StaticCallee(); f != nil {
+				fns = []*ssa.Function{f}
+			}
+			for _, f := range fns {
+				if f.Blocks != nil && a.local(f.Pkg) && len(a.summary(f).dels) > 0 {
+					return true
+				}
+			}
 		}
 	}
 	return false

@@ -117,7 +117,8 @@
 // completing the job on it first (River's JobCompleteTx: the ack commits
 // with them); Redis
 // SETNX, HSETNX and SET … NX whose result decides a branch (a SETNX whose key
-// is deleted on the success path is a lock, not a dedup); a lookup followed
+// is deleted on the success path is a lock, not a dedup, and so is a helper
+// taking one whose returned value the caller releases: defer lock.Release(ctx)); a lookup followed
 // by a write of the key (accepted; reported with -strict); a state check:
 // a field of a row read by a SELECT (in the handler or in a repository
 // method it calls, returned by pointer or by value) compared with a

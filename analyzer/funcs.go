@@ -695,6 +695,9 @@ func (a *pkgAnalysis) analyse(s *summary) {
 		if c.kind == ckSetNX && a.isLock(s, c) {
 			c.invalid = "it is a lock: its key is deleted on the success path"
 		}
+		if c.kind == ckFunc && a.releasedLock(c) {
+			c.invalid = "it is a lock: what it returns is released, deleting its key"
+		}
 		if c.kind == ckLookup && !s.marks(c) && !a.nestedMarks(s, c) {
 			c.invalid = "nothing records the key after the lookup"
 		}
