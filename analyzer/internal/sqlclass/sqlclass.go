@@ -186,24 +186,9 @@ func tokenize(q string) []tok {
 // Classify classifies statement text. Several statements separated by
 // semicolons are merged: the result is an effect when any of them is.
 func Classify(q string) Class {
-	toks := tokenize(q)
-	var stmts [][]tok
-	depth, start := 0, 0
-	for i, t := range toks {
-		switch {
-		case t.op("("):
-			depth++
-		case t.op(")"):
-			depth--
-		case t.op(";") && depth == 0:
-			stmts = append(stmts, toks[start:i])
-			start = i + 1
-		}
-	}
-	stmts = append(stmts, toks[start:])
 	var res Class
 	first := true
-	for _, s := range stmts {
+	for _, s := range statements(tokenize(q)) {
 		if len(s) == 0 {
 			continue
 		}
