@@ -983,17 +983,11 @@ func (a *pkgAnalysis) topRoot(s *summary) bool {
 	if u == nil || len(u.calls) == 0 || u.values > 0 {
 		return true
 	}
-	// Started only as goroutines, one per message (go p.handle(ctx, msg)),
-	// and acking the message itself: it handles the message on its own and
-	// reports its own effects.
-	if len(s.acks) == 0 {
-		return false
-	}
-	for _, ci := range u.calls {
-		if _, ok := ci.(*ssa.Go); !ok {
-			// Called only directly: its callers report its effects.
-			return false
-		}
-	}
-	return true
+	// Acking the message itself, whether started as a goroutine per
+	// message (go p.handle(ctx, msg)) or called by a loop that hands it
+	// each message (for d := range msgs { c.handle(d) }): it handles the
+	// message on its own and reports its own effects; a dedup check of its
+	// callers in front of every call still guards them (dispatchGuarded).
+	// Otherwise its callers report its effects.
+	return len(s.acks) > 0
 }

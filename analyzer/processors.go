@@ -103,11 +103,15 @@ func mockImpl(f *ssa.Function) bool {
 }
 
 // dispatchGuarded reports whether every call that dispatches the message
-// to fn is guarded by a dedup check of its dispatcher: a consumer that
+// to fn (or, for a handler its callers call directly, every such call) is
+// guarded by a dedup check of its dispatcher: a consumer that
 // claims the event's id before it hands the event on guards what the
 // handler it hands it to does.
 func (a *pkgAnalysis) dispatchGuarded(fn *ssa.Function) bool {
 	sites := a.dispatchSites[fn]
+	if u := a.uses[fn]; len(sites) == 0 && u != nil && u.values == 0 {
+		sites = u.calls // a handler its callers hand the message to directly
+	}
 	if len(sites) == 0 {
 		return false
 	}

@@ -1,7 +1,9 @@
 // Package adapterx: a RabbitMQ consumer that adapts each delivery to the
 // program's own Delivery interface (faked in its tests) and hands it to
 // the function doing the work, which acks through it. That function is a
-// handler of its own: the loop only adapts the message.
+// handler of its own, and reports its own effects (it acks the message
+// itself): the loop only adapts the message, unless it claims the message
+// first.
 package adapterx
 
 import (
@@ -36,10 +38,41 @@ func NewDeliveryAdapter(d amqp.Delivery) *DeliveryAdapter { return &DeliveryAdap
 // processMessage adds points and acks even when that failed: the message
 // is lost.
 func processMessage(ctx context.Context, db *sql.DB, d Delivery) {
-	if _, err := db.ExecContext(ctx, `UPDATE users SET points = points + 1 WHERE id = $1`, string(d.Body())); err != nil {
+	if _, err := db.ExecContext(ctx, `UPDATE users SET points = points + 1 WHERE id = $1`, string(d.Body())); err != nil { // want `effect sql.DB.ExecContext .* in handler processMessage is not guarded by a dedup check`
 		log.Print(err)
 	}
 	_ = d.Ack(false) // want `ack adapterx.Delivery.Ack in handler processMessage also runs when`
+}
+
+// addBonus adds a bonus and acks; its only caller claims the message
+// first, so the bonus is added once.
+func addBonus(ctx context.Context, db *sql.DB, d Delivery) {
+	if _, err := db.ExecContext(ctx, `UPDATE users SET points = points + 10 WHERE id = $1`, string(d.Body())); err != nil {
+		_ = d.Nack(false, true)
+		return
+	}
+	_ = d.Ack(false)
+}
+
+// consumeClaimed claims each delivery's id before it hands it on.
+func consumeClaimed(ctx context.Context, ch *amqp.Channel, db *sql.DB) error {
+	msgs, err := ch.Consume("bonus", "", false, false, false, false, nil)
+	if err != nil {
+		return err
+	}
+	for d := range msgs {
+		res, err := db.ExecContext(ctx, `INSERT INTO processed (id) VALUES ($1) ON CONFLICT DO NOTHING`, d.MessageId)
+		if err != nil {
+			_ = d.Nack(false, true)
+			continue
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			_ = d.Ack(false) // a duplicate
+			continue
+		}
+		addBonus(ctx, db, NewDeliveryAdapter(d))
+	}
+	return nil
 }
 
 // measure takes the adapter as a Sizer: no message.
@@ -53,7 +86,7 @@ func consume(ctx context.Context, ch *amqp.Channel, db *sql.DB) error {
 	for d := range msgs {
 		a := NewDeliveryAdapter(d)
 		log.Print(measure(a))
-		processMessage(ctx, db, a) // want `IDEM001`
+		processMessage(ctx, db, a) // reported in processMessage, which acks the message itself
 	}
 	return nil
 }
