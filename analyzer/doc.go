@@ -194,7 +194,10 @@
 // statements); service structs several calls deep; task functions
 // registered in a table (machinery's RegisterTasks(map…)), also through the
 // service's own registration helper; a goroutine started per message that
-// acks it, which reports its own effects; handlers registered through the service's own helper
+// acks it, or a function that acks the message itself called by the loop
+// that hands it each message (for d := range msgs { c.handle(d) }), which
+// reports its own effects (a dedup check in front of every call of it still
+// guards them); handlers registered through the service's own helper
 // (a batch consumer that acks by the handler's bool, a router with a
 // dispatch map, a select loop), which become handlers themselves, with
 // IDEM003 when they return the acking value after a failure and IDEM002
@@ -316,7 +319,8 @@
 // committing explicitly. A handler of one message called only from
 // functions that are no handlers (a loop over a source the catalog does not
 // know, such as an instrumentation wrapper's reader) reports its own
-// effects; called from handlers, it leaves them to them. A dedup key that cannot be
+// effects; called from handlers, it leaves them to them, unless it acks the
+// message itself. A dedup key that cannot be
 // followed counts as depending on the message. A closure called through a
 // func value (a callback handed to a writer or a retry helper) is judged
 // where it is made. A queue the program implements itself is found only by
