@@ -33,7 +33,7 @@ var generators = []string{"gen_random_uuid", "uuid_generate_v1", "uuid_generate_
 // DROP INDEX, ALTER TABLE … DROP CONSTRAINT. Other statements are skipped.
 // A key on an expression (lower(email)) is not recorded.
 func (sc Schema) ReadDDL(ddl string) {
-	for _, s := range statements(tokenize(ddl)) {
+	for _, s := range splitTop(tokenize(ddl), ";") {
 		switch {
 		case len(s) > 2 && s[0].is("create"):
 			sc.create(s)
@@ -49,24 +49,6 @@ func (sc Schema) ReadDDL(ddl string) {
 			}
 		}
 	}
-}
-
-// statements splits tokens at top-level semicolons.
-func statements(toks []tok) [][]tok {
-	var out [][]tok
-	depth, start := 0, 0
-	for i, t := range toks {
-		switch {
-		case t.op("("):
-			depth++
-		case t.op(")"):
-			depth--
-		case t.op(";") && depth == 0:
-			out = append(out, toks[start:i])
-			start = i + 1
-		}
-	}
-	return append(out, toks[start:])
 }
 
 // skipWords returns the index of the first token from i that is none of
@@ -124,7 +106,7 @@ func (sc Schema) create(s []tok) {
 			return // CREATE TABLE … AS SELECT, or unreadable
 		}
 		delete(sc, table)
-		sc.tableItems(table, s[j+1:])
+		sc.tableItems(table, s[j+1:groupEnd(s, j)])
 	case i < len(s) && s[i].is("unique"):
 		i = skipWords(s, i+1, "index", "concurrently", "if", "not", "exists")
 		name := ""
@@ -139,7 +121,7 @@ func (sc Schema) create(s []tok) {
 			j += 2
 		}
 		cols, end, ok := columnList(s, j)
-		if !ok || table == "" || hasWord(s[end:], "where") {
+		if !ok || table == "" || findTop(s, end, "where") >= 0 {
 			return // an expression, or a partial index
 		}
 		sc[table] = append(sc[table], Key{Name: name, Columns: cols})
@@ -226,27 +208,13 @@ func columnList(s []tok, i int) ([]string, int, bool) {
 	return nil, i, false
 }
 
-// tableItems reads the items of CREATE TABLE t ( … ): columns with their
+// tableItems reads the items of CREATE TABLE t ( … ) (s, inside the
+// parentheses): columns with their
 // PRIMARY KEY, UNIQUE and generated values, and table constraints.
 func (sc Schema) tableItems(table string, s []tok) {
 	generated := map[string]bool{}
 	var keys []Key
-	depth, start := 0, 0
-	for i := 0; i <= len(s); i++ {
-		if i < len(s) {
-			switch {
-			case s[i].op("("):
-				depth++
-				continue
-			case s[i].op(")") && depth > 0:
-				depth--
-				continue
-			case !(depth == 0 && (s[i].op(",") || s[i].op(")"))):
-				continue
-			}
-		}
-		item := s[start:i]
-		start = i + 1
+	for _, item := range splitTop(s, ",") {
 		if len(item) == 0 {
 			continue
 		}
@@ -265,9 +233,6 @@ func (sc Schema) tableItems(table string, s []tok) {
 					keys = append(keys, Key{Columns: []string{col}})
 				}
 			}
-		}
-		if i < len(s) && s[i].op(")") {
-			break // the end of the item list
 		}
 	}
 	for i := range keys {
@@ -294,22 +259,6 @@ func columnGenerated(def []tok) bool {
 			if n.is(generators...) {
 				return true
 			}
-		}
-	}
-	return false
-}
-
-// hasWord reports whether s holds the keyword w outside parentheses.
-func hasWord(s []tok, w string) bool {
-	depth := 0
-	for _, t := range s {
-		switch {
-		case t.op("("):
-			depth++
-		case t.op(")"):
-			depth--
-		case depth == 0 && t.is(w):
-			return true
 		}
 	}
 	return false

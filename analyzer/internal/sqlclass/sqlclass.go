@@ -188,7 +188,7 @@ func tokenize(q string) []tok {
 func Classify(q string) Class {
 	var res Class
 	first := true
-	for _, s := range statements(tokenize(q)) {
+	for _, s := range splitTop(tokenize(q), ";") {
 		if len(s) == 0 {
 			continue
 		}
@@ -254,6 +254,26 @@ func groupEnd(s []tok, i int) int {
 		}
 	}
 	return len(s) - 1
+}
+
+// splitTop splits s at the top-level (depth 0) occurrences of the
+// punctuation sep: statements at ";", list items at ",". The last part is
+// always returned, empty or not.
+func splitTop(s []tok, sep string) [][]tok {
+	var out [][]tok
+	d, start := 0, 0
+	for j, t := range s {
+		switch {
+		case t.op("("):
+			d++
+		case t.op(")"):
+			d--
+		case t.op(sep) && d == 0:
+			out = append(out, s[start:j])
+			start = j + 1
+		}
+	}
+	return append(out, s[start:])
 }
 
 // findTop returns the index of the first top-level (depth 0) word in s[from:]
@@ -626,28 +646,14 @@ func splitAssignments(s []tok) []assignment {
 	}
 	s = s[:end]
 	var out []assignment
-	d, start := 0, 0
-	flush := func(part []tok) {
+	for _, part := range splitTop(s, ",") {
 		for k, t := range part {
 			if t.op("=") && k > 0 {
-				col := part[k-1].s
-				out = append(out, assignment{col: col, rhs: part[k+1:]})
-				return
+				out = append(out, assignment{col: part[k-1].s, rhs: part[k+1:]})
+				break
 			}
 		}
 	}
-	for j, t := range s {
-		switch {
-		case t.op("("):
-			d++
-		case t.op(")"):
-			d--
-		case t.op(",") && d == 0:
-			flush(s[start:j])
-			start = j + 1
-		}
-	}
-	flush(s[start:])
 	return out
 }
 
