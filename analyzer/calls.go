@@ -22,6 +22,8 @@ func (a *pkgAnalysis) visitCall(s *summary, ci ssa.CallInstruction) {
 	guardedArgs := map[int]bool{}
 	handled := false
 	before := s.nwrites
+	s.visiting = ci
+	defer func() { s.visiting = nil }()
 	if fn != nil {
 		for _, r := range a.rulesOf(fn) {
 			switch r.Role {

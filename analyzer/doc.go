@@ -127,8 +127,12 @@
 // no effect, with an UPDATE of that table setting the field's column on
 // the way (`if o.Status == "paid" { return nil }` … `SET status = 'paid'`;
 // a loop over the rows of a SELECT whose WHERE holds a column to a fixed
-// state — `message_id IS NULL`, `status = 'pending'` — with an UPDATE
-// of that column, a job table's worker; a row
+// state — `message_id IS NULL`, `status = 'pending'`, `status IN
+// ('created', 'pending')`, or a gorm chain's Where with constant
+// arguments — with an UPDATE of that column, a job table's worker (a step
+// of such a sweep that fails before its iteration writes the row's state
+// is no IDEM003: the row keeps its state and the next sweep takes it
+// again; one that fails after it is); a row
 // compared with nil, with an insert into its table; a MongoDB document
 // read by FindOne(…).Decode(&o) and $set in the same collection; a gorm
 // First(&o) or xorm Get(&o) row and an update of the same model type that

@@ -294,6 +294,11 @@ type summary struct {
 	// are, for a rule about losing it (IDEM007).
 	nwrites int
 	wroteAt map[ssa.Instruction]bool
+	// visiting is the call being visited; writesAt holds, for each call
+	// of the function, the tables and columns it writes (here or in a
+	// callee): where in an iteration a row's state is written (sweeps).
+	visiting ssa.CallInstruction
+	writesAt map[ssa.Instruction]map[string]map[string]bool
 }
 
 // marks reports whether a lookup's key is recorded afterwards (an SQL write
@@ -319,6 +324,23 @@ func (s *summary) addWrite(table string, cols ...string) {
 	}
 	for _, c := range cols {
 		m[c] = true
+	}
+	if s.visiting == nil {
+		return
+	}
+	if s.writesAt == nil {
+		s.writesAt = map[ssa.Instruction]map[string]map[string]bool{}
+	}
+	at := s.writesAt[s.visiting]
+	if at == nil {
+		at = map[string]map[string]bool{}
+		s.writesAt[s.visiting] = at
+	}
+	if at[table] == nil {
+		at[table] = map[string]bool{}
+	}
+	for _, c := range cols {
+		at[table][c] = true
 	}
 }
 
@@ -522,6 +544,7 @@ type dval struct {
 type decision struct {
 	chk   *check
 	blk   *ssa.BasicBlock
+	rows  bool    // a loop over rows taken in a state (pendingRows)
 	succ  [2]impl // what the true and false successors imply
 	fresh *ssa.BasicBlock
 	other *ssa.BasicBlock
@@ -645,6 +668,7 @@ func (a *pkgAnalysis) analyse(s *summary) {
 	for _, in := range ifs {
 		if sd := s.stateCond(in.Cond); sd != nil {
 			if d := s.stateDecision(in, sd); d != nil {
+				d.rows = s.rowsLoop(in) != nil
 				sd.chk.decided = true
 				sd.chk.decisions = append(sd.chk.decisions, d)
 				s.decisions = append(s.decisions, d)

@@ -45,7 +45,10 @@ through a func value, where it returns the failure the loop goes past);
 so does a handler of one such message that returns nothing (its caller
 cannot stop) and returns after a failure without committing. A return in
 the shutdown case of a select (case <-ctx.Done()) loses nothing: the
-consumer stops, and the next one is given the message again. A RabbitMQ
+consumer stops, and the next one is given the message again. Nor does a
+sweep over rows taken in a state (WHERE status IN ('created', 'pending'))
+that logs a row's failure and goes on, when the step failed before the
+iteration wrote that row's state: the next sweep takes the row again. A RabbitMQ
 reject or nak without requeue after a failure drops the message when the
 program declares no dead-letter exchange (whole-program mode). Acking a
 message that cannot be decoded, or a duplicate, is not a failure; nor is
@@ -246,6 +249,9 @@ func (s *summary) failuresBefore(b *ssa.BasicBlock) []*decision {
 	}
 	var out []*decision
 	for _, f := range s.failures {
+		if s.sweepFailure(f) {
+			continue
+		}
 		// A failure side that is a join (a loop header reached by continue)
 		// dominates nothing in particular: only paths count.
 		if f.fresh == b && len(b.Preds) == 1 || len(f.fresh.Preds) == 1 && f.fresh.Dominates(b) && !s.retested(f, b) || s.failureReaches(f, b) {
@@ -264,6 +270,9 @@ func (s *summary) onDuplicateSide(b *ssa.BasicBlock) bool {
 		}
 	}
 	for _, d := range s.decisions {
+		if d.rows {
+			continue // the rows ran out: no duplicate (see sweepFailure)
+		}
 		for i, succ := range d.blk.Succs {
 			if d.succ[i] == implDup && succ.Dominates(b) && !s.reaches(d.blk.Succs[1-i], b, d.blk) {
 				return true

@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"go/constant"
 	"go/types"
 	"strings"
 
@@ -162,4 +163,71 @@ func (a *pkgAnalysis) gormUpdateClass(recv ssa.Value, args []ssa.Value, r bound)
 		q += " WHERE " + strings.Join(wheres, " AND ")
 	}
 	return sqlclass.Classify(q)
+}
+
+// ormFilter returns the columns an ORM lookup's WHERE holds to a fixed
+// state (sqlclass.FilterColumns), rebuilt from the Where calls of its
+// chain and the conditions given to the lookup itself, with their constant
+// arguments written in: Where("status IN ?", []string{"created",
+// "pending"}) is status IN ('created', 'pending').
+func (a *pkgAnalysis) ormFilter(recv ssa.Value, conds ssa.Value) []string {
+	var wheres []string
+	add := func(q ssa.Value, vals []ssa.Value) {
+		if w, ok := constString(q); ok {
+			wheres = append(wheres, inlineArgs(w, vals))
+		}
+	}
+	if vals, ok := variadicValues(conds); ok && len(vals) > 0 {
+		add(vals[0], vals[1:])
+	}
+	a.ormChain(recv, func(fn *types.Func, orm *knowledge.ORM, args []ssa.Value) {
+		if fn.Name() == orm.Where {
+			vals, _ := variadicValues(arg(args, 1))
+			add(arg(args, 0), vals)
+		}
+	})
+	if len(wheres) == 0 {
+		return nil
+	}
+	return sqlclass.FilterColumns("SELECT * FROM t WHERE " + strings.Join(wheres, " AND "))
+}
+
+// inlineArgs writes the constant values of vals into the placeholders (?)
+// of an ORM condition, in order; a placeholder whose value is not constant
+// stays.
+func inlineArgs(q string, vals []ssa.Value) string {
+	var b strings.Builder
+	i := 0
+	for _, r := range q {
+		if r != '?' {
+			b.WriteRune(r)
+			continue
+		}
+		lit := "?"
+		if i < len(vals) {
+			lit = sqlLiteral(vals[i])
+		}
+		i++
+		b.WriteString(lit)
+	}
+	return b.String()
+}
+
+// sqlLiteral writes a constant as SQL: a string quoted, a number or bool
+// as is, a slice of constant strings as a parenthesised list; "?" for
+// anything else.
+func sqlLiteral(v ssa.Value) string {
+	if s, ok := constString(v); ok {
+		return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+	}
+	if c, ok := peel(v).(*ssa.Const); ok && c.Value != nil && (c.Value.Kind() == constant.Int || c.Value.Kind() == constant.Bool) {
+		return c.Value.ExactString()
+	}
+	if ss := constStrings(v); len(ss) > 0 {
+		for i, s := range ss {
+			ss[i] = "'" + strings.ReplaceAll(s, "'", "''") + "'"
+		}
+		return "(" + strings.Join(ss, ", ") + ")"
+	}
+	return "?"
 }

@@ -481,7 +481,7 @@ func (a *pkgAnalysis) rowLookup(s *summary, ci ssa.CallInstruction, call *ssa.Ca
 		if table == "" {
 			return
 		}
-		c := &check{call: ci, pos: ci.Pos(), desc: describeCall(ci.Common()), kind: ckLookup, state: true, store: knowledge.SQL, recv: recv, key: key, table: table, bases: []ssa.Value{row}}
+		c := &check{call: ci, pos: ci.Pos(), desc: describeCall(ci.Common()), kind: ckLookup, state: true, store: knowledge.SQL, recv: recv, key: key, table: table, bases: []ssa.Value{row}, filter: a.ormFilter(recv, arg(args, r.arg+1))}
 		s.checks = append(s.checks, c)
 		s.stateValues(c, row, 0)
 		return

@@ -103,6 +103,9 @@ func (s *summary) discardBefore(instr ssa.Instruction) *discard {
 	}
 	for i := range s.discards {
 		d := &s.discards[i]
+		if s.sweepStep(d.call) {
+			continue
+		}
 		db := d.call.Block()
 		if db == b {
 			if slices.Index(b.Instrs, ssa.Instruction(d.call)) < slices.Index(b.Instrs, instr) {

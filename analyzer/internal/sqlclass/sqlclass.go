@@ -900,7 +900,8 @@ func classifyMerge(s []tok) Class {
 
 // FilterColumns returns the columns a SELECT's WHERE holds to a fixed
 // state, lowercased without qualifier: `message_id IS NULL`,
-// `status = 'pending'`, `done = false`, `NOT sent`. A worker that takes
+// `status = 'pending'`, `status IN ('created', 'pending')`, `done =
+// false`, `NOT sent`. A worker that takes
 // the rows still in that state and writes the column as it handles each
 // one (SET message_id = …) handles a row once: the filter is its
 // dedup. nil when the statement filters on none.
@@ -952,10 +953,33 @@ func FilterColumns(q string) []string {
 			add(name)
 		case toks[end].op("=") && end+1 < len(toks) && (toks[end+1].kind == tString || toks[end+1].kind == tNumber || toks[end+1].is("true", "false")):
 			add(name)
+		case toks[end].is("in") && literalList(toks, end+1):
+			add(name) // status IN ('created', 'pending')
 		}
 		j = end - 1
 	}
 	return out
+}
+
+// literalList reports whether toks[i:] starts with a parenthesised list of
+// string and number literals: ('created', 'pending').
+func literalList(toks []tok, i int) bool {
+	if i >= len(toks) || !toks[i].op("(") {
+		return false
+	}
+	n := 0
+	for j := i + 1; j < len(toks); j++ {
+		switch t := toks[j]; {
+		case t.op(")"):
+			return n > 0
+		case t.op(","):
+		case t.kind == tString || t.kind == tNumber:
+			n++
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // FromTable returns the table a SELECT reads (after its first FROM),
