@@ -24,6 +24,8 @@ func (a *pkgAnalysis) visitCall(s *summary, ci ssa.CallInstruction) {
 	before := s.nwrites
 	s.visiting = ci
 	defer func() { s.visiting = nil }()
+	sent := s.sends
+	s.sends = false // set again below by a call that publishes
 	if fn != nil {
 		for _, r := range a.rulesOf(fn) {
 			switch r.Role {
@@ -53,6 +55,10 @@ func (a *pkgAnalysis) visitCall(s *summary, ci ssa.CallInstruction) {
 		}
 	}
 	a.visitFuncArgs(s, ci, args, guardedArgs)
+	if s.sends {
+		a.noteRepublish(s, ci, recv, args)
+	}
+	s.sends = s.sends || sent
 	if s.nwrites > before {
 		if s.wroteAt == nil {
 			s.wroteAt = map[ssa.Instruction]bool{}

@@ -346,6 +346,8 @@
 // IDEM003 an ack on a failure path (a failure whose error is handed on to
 // a handler of failures — an error reporter, a function of the program
 // that marks the job failed — is handled on purpose, in whole-program mode;
+// so is a failed message published again, its body or its decoded event,
+// to a retry or dead-letter queue, when that publish's error is tested;
 // a handler registered with dp-kafka's RegisterHandler is committed
 // whatever it returns, so any failure it returns is lost); IDEM004 a dedup check whose result
 // decides nothing; IDEM005 (with -strict) check-then-act dedup; IDEM006 a

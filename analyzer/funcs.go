@@ -297,8 +297,11 @@ type summary struct {
 	// visiting is the call being visited; writesAt holds, for each call
 	// of the function, the tables and columns it writes (here or in a
 	// callee): where in an iteration a row's state is written (sweeps).
-	visiting ssa.CallInstruction
-	writesAt map[ssa.Instruction]map[string]map[string]bool
+	// republished holds the blocks that publish the message again (to a
+	// retry or dead-letter queue): a failure handed on there is no loss.
+	republished map[*ssa.BasicBlock]bool
+	visiting    ssa.CallInstruction
+	writesAt    map[ssa.Instruction]map[string]map[string]bool
 }
 
 // marks reports whether a lookup's key is recorded afterwards (an SQL write

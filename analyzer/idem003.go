@@ -48,7 +48,11 @@ the shutdown case of a select (case <-ctx.Done()) loses nothing: the
 consumer stops, and the next one is given the message again. Nor does a
 sweep over rows taken in a state (WHERE status IN ('created', 'pending'))
 that logs a row's failure and goes on, when the step failed before the
-iteration wrote that row's state: the next sweep takes the row again. A RabbitMQ
+iteration wrote that row's state: the next sweep takes the row again.
+Nor does an ack after the failed message was published again — its body
+or its decoded event, to a retry or dead-letter queue — once that
+publish succeeded (its error tested); an ack after a publish whose error is
+logged or dropped, or before it, is reported. A RabbitMQ
 reject or nak without requeue after a failure drops the message when the
 program declares no dead-letter exchange (whole-program mode). Acking a
 message that cannot be decoded, or a duplicate, is not a failure; nor is
@@ -249,7 +253,7 @@ func (s *summary) failuresBefore(b *ssa.BasicBlock) []*decision {
 	}
 	var out []*decision
 	for _, f := range s.failures {
-		if s.sweepFailure(f) {
+		if s.sweepFailure(f) || s.handedOnBefore(f, b) {
 			continue
 		}
 		// A failure side that is a join (a loop header reached by continue)
@@ -291,7 +295,7 @@ func (s *summary) onDuplicateSide(b *ssa.BasicBlock) bool {
 func (s *summary) failureReaches(f *decision, b *ssa.BasicBlock) bool {
 	cut := s.retests(f)
 	return pathTo([]*ssa.BasicBlock{f.fresh}, b, f.blk, func(x *ssa.BasicBlock) []*ssa.BasicBlock {
-		if s.hasSource(x) {
+		if s.hasSource(x) || s.republished[x] {
 			return nil
 		}
 		var out []*ssa.BasicBlock
