@@ -118,6 +118,13 @@ func relevant(pass *analysis.Pass, cat *knowledge.Catalog, cfg *config, dirs *di
 					}
 				}
 			}
+			// A method of an interface of a package that exports facts:
+			// its implementations there may have effects (a generated
+			// client's Credit implemented over Invoke).
+			if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil && types.IsInterface(sig.Recv().Type()) &&
+				pass.ImportPackageFact(fn.Pkg(), new(pkgFact)) {
+				return true
+			}
 			if pass.ImportObjectFact(fn.Origin(), new(effectsFact)) ||
 				pass.ImportObjectFact(fn.Origin(), new(dedupFact)) ||
 				pass.ImportObjectFact(fn.Origin(), new(guardedFact)) ||

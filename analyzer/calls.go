@@ -199,7 +199,7 @@ func (a *pkgAnalysis) visitStatic(s *summary, ci ssa.CallInstruction, f *ssa.Fun
 	}
 	if a.rpcStub(fn) {
 		if a.cat.RemoteEffect(fn.Name()) {
-			a.addEffect(s, ci, shortFunc(fn)+" (remote call)", knowledge.RPC, nil)
+			a.addRemote(s, ci, shortFunc(fn)+" (remote call)", nil, arg(args, 1))
 		}
 		return
 	}
@@ -532,7 +532,7 @@ func (a *pkgAnalysis) visitInvoke(s *summary, ci ssa.CallInstruction, fn *types.
 	}
 	if a.rpcStub(fn) {
 		if a.cat.RemoteEffect(fn.Name()) {
-			a.addEffect(s, ci, shortFunc(fn)+" (remote call)", knowledge.RPC, recv)
+			a.addRemote(s, ci, shortFunc(fn)+" (remote call)", recv, arg(args, 1))
 		}
 		return
 	}
@@ -952,7 +952,7 @@ func (a *pkgAnalysis) effectRule(s *summary, ci ssa.CallInstruction, r bound, re
 			return
 		}
 		if method := full[strings.LastIndex(full, "/")+1:]; a.cat.RemoteEffect(method) {
-			a.addEffect(s, ci, describeCall(cc)+" "+full, knowledge.RPC, recv)
+			a.addRemote(s, ci, describeCall(cc)+" "+full, recv, arg(args, r.arg+1))
 		}
 	case knowledge.RedisCommand:
 		name, ok := constString(arg(args, r.arg))

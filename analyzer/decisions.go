@@ -251,6 +251,10 @@ func (s *summary) compare(b *ssa.BinOp) (*check, impl, impl) {
 			return d.chk, zero, pos
 		case op == token.NEQ && k == 0, op == token.GTR && k == 0, op == token.GEQ && k == 1:
 			return d.chk, pos, zero
+		case op == token.EQL && k >= 1 && d.found:
+			return d.chk, pos, zero // SELECT 1 …: result == 1 when found
+		case op == token.NEQ && k >= 1 && d.found:
+			return d.chk, zero, pos
 		case op == token.EQL && k >= 1:
 			return d.chk, pos, implNone
 		case op == token.NEQ && k >= 1:

@@ -62,7 +62,10 @@
 // idempotent, one calling Incr or Add is not, an insert is plain) and the
 // suffix and options its chain gives (ON CONFLICT … DO NOTHING, IGNORE: a
 // dedup insert). Also gorm creates (and bun inserts, read by their On(…) and
-// Ignore()) and accumulating updates, go-redis (and go-zero redis) INCR*, HINCRBY, ZINCRBY, LPUSH,
+// Ignore()) and accumulating updates (also an UPDATE, SQL or gorm, that
+// writes back a row's field the program changed by arithmetic on its read
+// value — w.Balance += v, or a method of the row doing so — after a
+// lookup of that row: a read-modify-write adds again), go-redis (and go-zero redis) INCR*, HINCRBY, ZINCRBY, LPUSH,
 // RPUSH, APPEND …, MongoDB inserts and $inc/$push updates, HTTP POST
 // and PATCH without an Idempotency-Key header (except one made inside a
 // program function named as a read — GetBlock, FetchRates, not
@@ -76,7 +79,10 @@
 // aws-sdk-go one's ending in ...request.Option, and its plain form beside
 // it: Glue StartJobRun, DynamoDB UpdateItem, SES SendEmail) unless the remote method's name reads like a read (Get, List,
 // Find, Check, Describe, Head …) or an overwrite (Put, Set, Upsert, Replace,
-// Delete, Remove, Copy, Upload …), net/smtp, functions marked
+// Delete, Remove, Copy, Upload …) or the request carries an idempotency
+// key the service checks (a field named like IdempotencyKey or DedupKey,
+// catalog KeyFields, set to a value that can repeat: built here, or from
+// the caller's argument through wrappers), net/smtp, functions marked
 // //idem:effect or named with -effects, and with -publish publishing to a
 // broker (an XADD to a Redis stream is publishing). A call of a
 // model-inference SDK (Google's Gen AI, OpenAI, Anthropic: an embedding, a
@@ -118,7 +124,9 @@
 // with them); Redis
 // SETNX, HSETNX and SET … NX whose result decides a branch (a SETNX whose key
 // is deleted on the success path is a lock, not a dedup, and so is a helper
-// taking one whose returned value the caller releases: defer lock.Release(ctx)); a lookup followed
+// taking one whose returned value the caller releases: defer lock.Release(ctx)); a lookup
+// (an inbox's SELECT 1 … WHERE message_id = $1 too, its scanned literal
+// compared with 1 meaning found) followed
 // by a write of the key (accepted; reported with -strict); a state check:
 // a field of a row read by a SELECT (in the handler or in a repository
 // method it calls, returned by pointer or by value) compared with a

@@ -31,7 +31,10 @@ type factEffect struct {
 	ErrResult   int  // >= 0: a plain INSERT whose error is returned as this result (a unique-violation check for callers)
 	HeaderParam int  // >= 0: an HTTP call whose Idempotency-Key is this parameter (sent when not empty); the caller's argument decides
 	MethodParam int  // >= 0: an HTTP call whose method is this parameter; the caller's constant decides (PUT, DELETE: no effect)
-	Pooled      bool // the effect runs on a pool: it commits on its own
+	// RequestParam >= 0: a remote call whose request is this parameter;
+	// an idempotency-key field of the request the caller builds decides.
+	RequestParam int
+	Pooled       bool // the effect runs on a pool: it commits on its own
 }
 
 func (*effectsFact) AFact() {}
@@ -144,5 +147,5 @@ func (*pkgFact) String() string { return "idemfacts" }
 
 func toFactEffect(fset *token.FileSet, pos token.Pos, desc string, kind knowledge.Kind) factEffect {
 	p := fset.Position(pos)
-	return factEffect{Desc: desc, Kind: kind, File: p.Filename, Line: p.Line, Col: p.Column, QueryParam: -1, ErrResult: -1, HeaderParam: -1, MethodParam: -1}
+	return factEffect{Desc: desc, Kind: kind, File: p.Filename, Line: p.Line, Col: p.Column, QueryParam: -1, ErrResult: -1, HeaderParam: -1, MethodParam: -1, RequestParam: -1}
 }

@@ -301,7 +301,10 @@ type summary struct {
 	// retry or dead-letter queue): a failure handed on there is no loss.
 	republished map[*ssa.BasicBlock]bool
 	visiting    ssa.CallInstruction
-	writesAt    map[ssa.Instruction]map[string]map[string]bool
+	// accum: the parameters whose fields the function changes by
+	// arithmetic on their own value (w.Balance += v), here or in a callee.
+	accum    []accumParam
+	writesAt map[ssa.Instruction]map[string]map[string]bool
 }
 
 // marks reports whether a lookup's key is recorded afterwards (an SQL write
@@ -519,6 +522,7 @@ type check struct {
 	state     bool               // ckLookup: a row's state read through a function (states.go)
 	bases     []ssa.Value        // ckLookup: the rows (structs) it filled, which a function may return
 	filter    []string           // ckLookup: the columns its WHERE holds to a fixed state (message_id IS NULL)
+	constRow  bool               // ckLookup: it selects one literal (SELECT 1 FROM …)
 }
 
 type checkKind uint8
@@ -541,6 +545,9 @@ type dval struct {
 	t, f, s  impl
 	sentinel string // knowledge.NoRows or knowledge.DupKey: which sentinel errors compare to s
 	field    string // vState: the field of the row, "" for the row itself
+	// found: a vInt scanned from a row that selects one literal (SELECT 1
+	// FROM …): equal to it when a row was found, zero when none was.
+	found bool
 }
 
 // decision is an If deciding on a check's result.
@@ -653,6 +660,7 @@ func (a *pkgAnalysis) analyse(s *summary) {
 	if len(s.sources) > 0 {
 		s.root = true
 	}
+	a.readModifyWrite(s)
 	// Plain inserts whose error is tested for a unique violation are checks.
 	if s.unique {
 		for _, o := range s.occs {

@@ -18,6 +18,15 @@ import (
 // effect, the caller's own parameter defers to its callers, any other value
 // is a key (false: not an effect).
 func (a *pkgAnalysis) resolveKey(o *occ, ci ssa.CallInstruction, args []ssa.Value) bool {
+	if p := o.innerFact.RequestParam; p >= 0 {
+		keyed, keyParam, reqParam := a.requestKey(ci.Parent(), arg(args, p))
+		if keyed {
+			return false
+		}
+		o.innerFact.RequestParam = reqParam
+		o.innerFact.HeaderParam = keyParam
+		return true
+	}
 	p := o.innerFact.HeaderParam
 	if p < 0 {
 		return true

@@ -175,7 +175,7 @@ func (a *pkgAnalysis) handoffWork(s *summary, send *ssa.Send) string {
 func (s *summary) ackStops(ack ssa.Instruction) map[ssa.Instruction]bool {
 	for in := range s.elems {
 		if in.Block().Dominates(ack.Block()) {
-			return s.srcSet // an ack of one element
+			return s.otherElems(ack) // an ack of one element
 		}
 	}
 	if len(s.elems) == 0 {
@@ -186,6 +186,36 @@ func (s *summary) ackStops(ack ssa.Instruction) map[ssa.Instruction]bool {
 		if !s.elems[in] {
 			stop[in] = true
 		}
+	}
+	return stop
+}
+
+// otherElems returns the sources without the reads of the element an ack
+// acks (msgs[i].Ack(), then json.Unmarshal(msgs[i].Data, …): the same
+// message again, read through the same slice and index, not the next).
+func (s *summary) otherElems(ack ssa.Instruction) map[ssa.Instruction]bool {
+	ci, ok := ack.(ssa.CallInstruction)
+	if !ok {
+		return s.srcSet
+	}
+	recv, _ := splitArgs(ci.Common())
+	var acked *ssa.IndexAddr
+	walk(recv, 3, func(v ssa.Value) bool {
+		if ia, ok := v.(*ssa.IndexAddr); ok && s.elems[ia] {
+			acked = ia
+			return false
+		}
+		return acked == nil
+	})
+	if acked == nil {
+		return s.srcSet
+	}
+	stop := map[ssa.Instruction]bool{}
+	for in := range s.srcSet {
+		if ia, ok := in.(*ssa.IndexAddr); ok && ia.X == acked.X && ia.Index == acked.Index {
+			continue
+		}
+		stop[in] = true
 	}
 	return stop
 }

@@ -253,7 +253,7 @@ func (s *summary) failuresBefore(b *ssa.BasicBlock) []*decision {
 	}
 	var out []*decision
 	for _, f := range s.failures {
-		if s.sweepFailure(f) || s.handedOnBefore(f, b) {
+		if s.sweepFailure(f) || s.handedOnBefore(f, b) || s.classifiedRetest(f) {
 			continue
 		}
 		// A failure side that is a join (a loop header reached by continue)
@@ -263,6 +263,26 @@ func (s *summary) failuresBefore(b *ssa.BasicBlock) []*decision {
 		}
 	}
 	return out
+}
+
+// classifiedRetest reports whether g tests again an error that an earlier
+// failure test f of the same error handled (returned, or classified on
+// purpose: err != nil && !errors.Is(err, ErrNotFound)) on every path to g:
+// at g the error is nil or the classified one, so g's failure side is no
+// failure (`if err == nil { use(row) }` after a not-found on purpose).
+func (s *summary) classifiedRetest(g *decision) bool {
+	if g.err == nil {
+		return false
+	}
+	for _, f := range s.failures {
+		if f == g || f.err != g.err || f.blk == g.blk || !f.blk.Dominates(g.blk) {
+			continue
+		}
+		if !s.failureReaches(f, g.blk) {
+			return true
+		}
+	}
+	return false
 }
 
 // onDuplicateSide reports whether b is only reached on the side of a

@@ -14,7 +14,9 @@ var doc006 = CodeDoc{
 	Text: `The dedup record and the effect are written in different transactions (the
 check through db, the effect through tx; both through a pool; a Redis SETNX
 then an INCRBY; an apply function that ignores the transaction it is
-given): a crash between them leaves the record without the effect.
+given; two transactions handed to repositories through the context, as
+context.WithValue(ctx, txKey{}, tx)): a crash between them leaves the
+record without the effect.
 `,
 	Bad: `res, _ := db.ExecContext(ctx, ` + "`" + `INSERT INTO processed (id) VALUES ($1) ON CONFLICT DO NOTHING` + "`" + `, id)
 if n, _ := res.RowsAffected(); n == 1 {
@@ -141,6 +143,11 @@ func (a *pkgAnalysis) callTx(cc *ssa.CallCommon) ssa.Value {
 			return a.txRoot(v)
 		}
 	}
+	for _, v := range args {
+		if tx := a.contextTx(v); tx != nil {
+			return tx
+		}
+	}
 	for range 8 {
 		if recv == nil {
 			return nil
@@ -159,6 +166,27 @@ func (a *pkgAnalysis) callTx(cc *ssa.CallCommon) ssa.Value {
 			}
 		}
 		recv = r
+	}
+	return nil
+}
+
+// contextTx returns the SQL transaction a context carries, as a value
+// (context.WithValue(ctx, txKey{}, tx), through a few such calls); nil
+// when it carries none.
+func (a *pkgAnalysis) contextTx(v ssa.Value) ssa.Value {
+	for range 4 {
+		call, ok := peel(v).(*ssa.Call)
+		if !ok {
+			return nil
+		}
+		fn := callee(call.Common())
+		if fn == nil || fn.FullName() != "context.WithValue" || len(call.Call.Args) != 3 {
+			return nil
+		}
+		if x := peel(call.Call.Args[2]); a.cat.TypeRole(x.Type()) == knowledge.TxType {
+			return a.txRoot(x)
+		}
+		v = call.Call.Args[0]
 	}
 	return nil
 }

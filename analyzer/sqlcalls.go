@@ -77,7 +77,7 @@ func (a *pkgAnalysis) sqlStatement(s *summary, ci ssa.CallInstruction, r bound, 
 		a.rowsValues(s, c, call, vInt, implFresh, implDup, cls.Returning)
 	}
 	if query && cls.Lookup && !cls.Write {
-		c := &check{call: ci, pos: ci.Pos(), desc: desc, kind: ckLookup, recv: recv, store: knowledge.SQL, key: keyArgs, table: sqlclass.FromTable(text), filter: sqlclass.FilterColumns(text)}
+		c := &check{call: ci, pos: ci.Pos(), desc: desc, kind: ckLookup, recv: recv, store: knowledge.SQL, key: keyArgs, table: sqlclass.FromTable(text), filter: sqlclass.FilterColumns(text), constRow: sqlclass.ConstantRow(text)}
 		s.checks = append(s.checks, c)
 		a.rowsValues(s, c, call, vInt, implDup, implFresh, true)
 	}
@@ -148,7 +148,7 @@ func (a *pkgAnalysis) rowsValues(s *summary, c *check, call *ssa.Call, _ vkind, 
 							if t.Info()&types.IsBoolean != 0 {
 								set(ld, &dval{chk: c, kind: vBool, t: pos, f: zero})
 							} else if t.Info()&types.IsInteger != 0 && c.kind == ckLookup {
-								set(ld, &dval{chk: c, kind: vInt, t: pos, f: zero})
+								set(ld, &dval{chk: c, kind: vInt, t: pos, f: zero, found: c.constRow})
 							}
 						}
 					}

@@ -356,3 +356,20 @@ func TestSchemaKeys(t *testing.T) {
 func TestSkippedFailures(t *testing.T) {
 	checkWhole(t, "skipx")
 }
+
+// TestInbox runs the whole-program check over an inbox table used as the
+// dedup through an interface: a lookup of the message id that selects a
+// literal (SELECT 1 … WHERE message_id = $1, compared with 1) guards the
+// work recorded with it; a handler that stores the id without looking it
+// up is reported.
+func TestInbox(t *testing.T) {
+	checkWhole(t, "inboxx")
+}
+
+// TestReadModifyWrite runs the whole-program check over handlers that read
+// a row, change a field by arithmetic on its read value (in the handler or
+// a method of the row) and write the column back: an effect; an overwrite
+// with the message's value, or a total recounted from zero, is not.
+func TestReadModifyWrite(t *testing.T) {
+	checkWhole(t, "rmwx")
+}

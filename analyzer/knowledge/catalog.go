@@ -503,6 +503,21 @@ func underAny(path string, prefixes []string) bool {
 	return false
 }
 
+// KeyField reports whether a request field's name says it carries an
+// idempotency key (KeyFields).
+func (c *Catalog) KeyField(name string) bool {
+	norm := func(s string) string {
+		return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(s))
+	}
+	n := norm(name)
+	for _, k := range c.base.KeyFields {
+		if norm(k) == n {
+			return true
+		}
+	}
+	return false
+}
+
 // RemoteEffect reports whether a remote method, by its name, is an
 // effect: not a read (GetBalance, ListOrders: ReadVerbs) nor an overwrite
 // (SetState, PutObject, DeleteOrder: OverwriteVerbs), each verb followed

@@ -181,6 +181,8 @@ var base = Base{
 	ComputeVerbs: []string{"Embed", "Translate", "Caption", "Classify", "Summarize", "Summarise", "Transcribe",
 		"Extract", "Predict", "Infer", "Parse", "Tokenize", "Detect", "Recognize", "Moderate", "Rerank",
 		"Analyze", "Analyse", "Render"},
+	KeyFields: []string{"IdempotencyKey", "IdempotentKey", "IdempotenceKey", "IdemKey", "IdempotencyID",
+		"IdempotencyToken", "DedupKey", "DedupeKey", "DeduplicationKey", "DeduplicationID"},
 	// The commands behind go-redis's effect methods, for clients that name
 	// the command by a string.
 	RedisCommands: RedisCommands{
@@ -726,6 +728,7 @@ var sqlRules = concat(
 		{Name: "(gorm.io/gorm.DB).Take", Role: RowLookup, Arg: "dest", Key: "conds"},
 		{Name: "(gorm.io/gorm.DB).Last", Role: RowLookup, Arg: "dest", Key: "conds"},
 		{Name: "(gorm.io/gorm.DB).Find", Role: RowLookup, Arg: "dest", Key: "conds"},
+		{Name: "(gorm.io/gorm.DB).FirstOrInit", Role: RowLookup, Arg: "dest", Key: "conds"},
 		// Model(&Invoice{}) names the table of an update; Select the columns.
 		{Name: "(gorm.io/gorm.DB).Model", Role: Model, Arg: "value"},
 		{Name: "(gorm.io/gorm.DB).Select", Role: Columns, Arg: "query"},

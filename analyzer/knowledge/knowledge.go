@@ -364,6 +364,10 @@ type Base struct {
 	// TranslateText, ClassifyTicket): read as ReadVerbs are, so an HTTP POST
 	// they make is a query, not an effect.
 	ComputeVerbs []string
+	// KeyFields: names of request fields that carry an idempotency key
+	// (a gRPC request's IdempotencyKey): the service drops a repeat that
+	// sends the same key. Compared without case, "_" and "-".
+	KeyFields []string
 }
 
 // QueryBuilder describes a SQL builder type: the text its Build methods

@@ -982,6 +982,18 @@ func literalList(toks []tok, i int) bool {
 	return false
 }
 
+// ConstantRow reports whether a SELECT selects one literal
+// (SELECT 1 FROM inbox WHERE …): a row scanned from it holds that value
+// whenever one was found.
+func ConstantRow(q string) bool {
+	toks := tokenize(q)
+	if len(toks) < 2 || !toks[0].is("select") {
+		return false
+	}
+	lit := toks[1].kind == tNumber || toks[1].kind == tString || toks[1].is("true")
+	return lit && (len(toks) == 2 || toks[2].is("from") || toks[2].op(";"))
+}
+
 // FromTable returns the table a SELECT reads (after its first FROM),
 // lowercased without schema; "" if none.
 func FromTable(q string) string {

@@ -191,6 +191,22 @@ func TestFunction(t *testing.T) {
 	}
 }
 
+func TestConstantRow(t *testing.T) {
+	for q, want := range map[string]bool{
+		"SELECT 1 FROM inbox WHERE message_id = $1": true,
+		"select true from seen where id = ?":        true,
+		"SELECT 1":                                  true,
+		"SELECT count(*) FROM inbox WHERE id = $1":  false,
+		"SELECT 1 + n FROM t":                       false,
+		"SELECT id FROM inbox":                      false,
+		"UPDATE t SET n = 1":                        false,
+	} {
+		if got := ConstantRow(q); got != want {
+			t.Errorf("ConstantRow(%q) = %v, want %v", q, got, want)
+		}
+	}
+}
+
 func TestFilterColumns(t *testing.T) {
 	for _, tc := range []struct {
 		q    string

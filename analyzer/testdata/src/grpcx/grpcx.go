@@ -7,16 +7,22 @@ package grpcx
 
 import (
 	"context"
+	"fmt"
+	"time"
 
 	"github.com/hibiken/asynq"
 	"google.golang.org/grpc"
 
 	"grpcx/loyaltypb"
 	"grpcx/walletpb"
+	"grpcx/walletsvc"
 	"shop"
 )
 
-type Req struct{ User string }
+type Req struct {
+	User           string
+	IdempotencyKey string
+}
 
 type Resp struct{ Balance int }
 
@@ -84,5 +90,54 @@ func (v *Services) ProcessTask(ctx context.Context, t *asynq.Task) error {
 		return err
 	}
 	_, err = v.Loyalty.AddPoints(ctx, &loyaltypb.Req{User: o.User}) // want `effect loyaltypb.PointsClient.AddPoints \(remote call\) in handler Services.ProcessTask is not guarded`
+	return err
+}
+
+// Keyed sends each call with a key the service checks (the request's
+// IdempotencyKey): a repeat is dropped by the service.
+type Keyed struct {
+	Conn    *grpc.ClientConn
+	Wallet  walletpb.WalletClient
+	Loyalty loyaltypb.PointsClient
+	Svc     *walletsvc.Service
+}
+
+func (k *Keyed) ProcessTask(ctx context.Context, t *asynq.Task) error {
+	o, err := shop.Decode(t.Payload())
+	if err != nil {
+		return nil
+	}
+	if err := k.Conn.Invoke(ctx, "/wallet.v1.Wallet/Credit", &Req{User: o.User, IdempotencyKey: "credit-" + o.ID}, &Resp{}); err != nil {
+		return err
+	}
+	if _, err := k.Wallet.Credit(ctx, &walletpb.Req{User: o.User, IdempotencyKey: o.ID}); err != nil {
+		return err
+	}
+	if err := k.Svc.Credit(ctx, o.User, "wallet-"+o.ID); err != nil {
+		return err
+	}
+	_, err = k.Loyalty.AddPoints(ctx, &loyaltypb.Req{User: o.User, IdempotencyKey: o.ID})
+	return err
+}
+
+// Unkeyed sends keys that cannot repeat: a new one per call, or none.
+type Unkeyed struct {
+	Wallet  walletpb.WalletClient
+	Loyalty loyaltypb.PointsClient
+	Svc     *walletsvc.Service
+}
+
+func (u *Unkeyed) ProcessTask(ctx context.Context, t *asynq.Task) error {
+	o, err := shop.Decode(t.Payload())
+	if err != nil {
+		return nil
+	}
+	if _, err := u.Wallet.Credit(ctx, &walletpb.Req{User: o.User, IdempotencyKey: fmt.Sprint(time.Now().UnixNano())}); err != nil { // want `IDEM001`
+		return err
+	}
+	if err := u.Svc.Credit(ctx, o.User, ""); err != nil { // want `IDEM001`
+		return err
+	}
+	_, err = u.Loyalty.AddPoints(ctx, &loyaltypb.Req{User: o.User, IdempotencyKey: ""}) // want `IDEM001`
 	return err
 }

@@ -284,3 +284,50 @@ func coreLog(nc *nats.Conn) {
 		log.Printf("%s", m.Data)
 	})
 }
+
+// ackedBatch acks each message of a pulled batch before it decodes and
+// applies it: a crash, or a failure, after the ack loses the message.
+func ackedBatch(ctx context.Context, db *sql.DB, sub *nats.Subscription) {
+	for {
+		msgs, err := sub.Fetch(10)
+		if err != nil {
+			continue
+		}
+		for i := range msgs {
+			if err := msgs[i].Ack(); err != nil { // want `ack nats.Msg.Ack in handler ackedBatch comes before effect` `IDEM003`
+				continue
+			}
+			o, err := shop.Decode(msgs[i].Data)
+			if err != nil {
+				continue
+			}
+			if _, err := db.Exec(`UPDATE stock SET qty = qty - $1 WHERE sku = $2`, o.Qty, o.SKU); err != nil { // want `IDEM001`
+				log.Print(err)
+			}
+		}
+	}
+}
+
+// batchSkipped leaves a failed message of a pulled batch unacked and goes
+// on to the next: JetStream redelivers it after its ack wait, so acking
+// the next one loses nothing.
+func batchSkipped(ctx context.Context, db *sql.DB, sub *nats.Subscription) {
+	for {
+		msgs, err := sub.Fetch(10)
+		if err != nil {
+			continue
+		}
+		for i := range msgs {
+			o, err := shop.Decode(msgs[i].Data)
+			if err != nil {
+				msgs[i].Term()
+				continue
+			}
+			if _, err := db.Exec(`UPDATE stock SET qty = $1 WHERE sku = $2`, o.Qty, o.SKU); err != nil {
+				log.Print(err)
+				continue
+			}
+			msgs[i].Ack()
+		}
+	}
+}

@@ -64,6 +64,8 @@ func (db *DB) Find(dest interface{}, conds ...interface{}) (tx *DB) { return nil
 
 func (db *DB) FirstOrCreate(dest interface{}, conds ...interface{}) (tx *DB) { return nil }
 
+func (db *DB) FirstOrInit(dest interface{}, conds ...interface{}) (tx *DB) { return nil }
+
 func (db *DB) Delete(value interface{}, conds ...interface{}) (tx *DB) { return nil }
 
 func (db *DB) Clauses(conds ...clause.Expression) (tx *DB) { return nil }

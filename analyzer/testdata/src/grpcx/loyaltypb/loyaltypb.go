@@ -8,7 +8,10 @@ import (
 	"google.golang.org/grpc"
 )
 
-type Req struct{ User string }
+type Req struct {
+	User           string
+	IdempotencyKey string
+}
 
 type Resp struct{ Points int }
 

@@ -9,7 +9,10 @@ import (
 	"google.golang.org/grpc"
 )
 
-type Req struct{ User string }
+type Req struct {
+	User           string
+	IdempotencyKey string
+}
 
 type Resp struct{ Balance int }
 
