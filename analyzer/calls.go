@@ -57,6 +57,10 @@ func (a *pkgAnalysis) visitCall(s *summary, ci ssa.CallInstruction) {
 	a.visitFuncArgs(s, ci, args, guardedArgs)
 	if s.sends {
 		a.noteRepublish(s, ci, recv, args)
+		if s.publishes == nil {
+			s.publishes = map[ssa.Instruction]bool{}
+		}
+		s.publishes[ci] = true
 	}
 	s.sends = s.sends || sent
 	if s.nwrites > before {

@@ -300,7 +300,10 @@ type summary struct {
 	// republished holds the blocks that publish the message again (to a
 	// retry or dead-letter queue): a failure handed on there is no loss.
 	republished map[*ssa.BasicBlock]bool
-	visiting    ssa.CallInstruction
+	// publishes holds the calls that publish a message, here or in a
+	// callee (an event sent after a state is written: markfirst.go).
+	publishes map[ssa.Instruction]bool
+	visiting  ssa.CallInstruction
 	// accum: the parameters whose fields the function changes by
 	// arithmetic on their own value (w.Balance += v), here or in a callee.
 	accum    []accumParam

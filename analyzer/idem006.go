@@ -16,7 +16,11 @@ check through db, the effect through tx; both through a pool; a Redis SETNX
 then an INCRBY; an apply function that ignores the transaction it is
 given; two transactions handed to repositories through the context, as
 context.WithValue(ctx, txKey{}, tx)): a crash between them leaves the
-record without the effect.
+record without the effect. A state check's state is such a record: a
+handler that skips a row in a state, writes that state, and only then
+publishes an event or makes a call (HTTP, gRPC, mail, Redis) loses the
+event when it fails or the process stops in between, since the
+redelivery finds the state written and skips it.
 `,
 	Bad: `res, _ := db.ExecContext(ctx, ` + "`" + `INSERT INTO processed (id) VALUES ($1) ON CONFLICT DO NOTHING` + "`" + `, id)
 if n, _ := res.RowsAffected(); n == 1 {

@@ -97,6 +97,7 @@ func (a *pkgAnalysis) check(fn *ssa.Function) {
 				a.checkThenAct(o, name) // IDEM005
 			}
 		}
+		a.checkMarkFirst(s, name) // IDEM006
 		for _, c := range s.checks {
 			if inScope[c.call] {
 				a.checkUndecided(s, c, name) // IDEM004
