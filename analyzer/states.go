@@ -363,10 +363,16 @@ func (s *summary) writesState(d *dval) bool {
 	if !ok || d.chk.table == "" {
 		return false
 	}
-	if d.field == "" || cols["*"] {
+	return d.field == "" || setsField(cols, d.field)
+}
+
+// setsField reports whether the columns a write sets include the column of
+// a row's field (Status and status), or the whole row ("*").
+func setsField(cols map[string]bool, field string) bool {
+	if cols["*"] {
 		return true
 	}
-	want := normColumn(d.field)
+	want := normColumn(field)
 	for col := range cols {
 		if normColumn(col) == want {
 			return true

@@ -97,17 +97,5 @@ func (s *summary) rowsLoop(in *ssa.If) *dval {
 // the column of the table state names.
 func (s *summary) writesColumn(instr ssa.Instruction, state *dval) bool {
 	cols, ok := s.writesAt[instr][state.chk.table]
-	if !ok {
-		return false
-	}
-	if cols["*"] {
-		return true
-	}
-	want := normColumn(state.field)
-	for c := range cols {
-		if normColumn(c) == want {
-			return true
-		}
-	}
-	return false
+	return ok && setsField(cols, state.field)
 }
