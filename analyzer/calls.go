@@ -24,8 +24,6 @@ func (a *pkgAnalysis) visitCall(s *summary, ci ssa.CallInstruction) {
 	before := s.nwrites
 	s.visiting = ci
 	defer func() { s.visiting = nil }()
-	sent := s.sends
-	s.sends = false // set again below by a call that publishes
 	if fn != nil {
 		for _, r := range a.rulesOf(fn) {
 			switch r.Role {
@@ -55,14 +53,9 @@ func (a *pkgAnalysis) visitCall(s *summary, ci ssa.CallInstruction) {
 		}
 	}
 	a.visitFuncArgs(s, ci, args, guardedArgs)
-	if s.sends {
+	if s.publishes[ci] {
 		a.noteRepublish(s, ci, recv, args)
-		if s.publishes == nil {
-			s.publishes = map[ssa.Instruction]bool{}
-		}
-		s.publishes[ci] = true
 	}
-	s.sends = s.sends || sent
 	if s.nwrites > before {
 		if s.wroteAt == nil {
 			s.wroteAt = map[ssa.Instruction]bool{}
@@ -128,6 +121,15 @@ func (a *pkgAnalysis) addEffect(s *summary, ci ssa.CallInstruction, desc string,
 	o.innerFact = toFactEffect(a.fset, ci.Pos(), desc, kind)
 	s.addOcc(o)
 	return o
+}
+
+// addPublish records a call that publishes a message: an effect only with
+// -publish.
+func (a *pkgAnalysis) addPublish(s *summary, ci ssa.CallInstruction, desc string, recv ssa.Value) {
+	s.markSends()
+	if a.cfg.publish {
+		a.addEffect(s, ci, desc, knowledge.PublishKind, recv)
+	}
 }
 
 // addVia records an effect that happens inside a function called (or a
@@ -230,7 +232,9 @@ func (a *pkgAnalysis) visitLocal(s *summary, ci ssa.CallInstruction, f *ssa.Func
 	cs := a.summary(f)
 	did := false
 	a.addWrites(s, cs)
-	s.sends = s.sends || cs.sends
+	if cs.sends {
+		s.markSends()
+	}
 	s.callsOut = s.callsOut || cs.callsOut
 	if cs.row != nil {
 		a.addStateCheck(s, ci, cs.row, args, via)
@@ -621,10 +625,7 @@ func (a *pkgAnalysis) visitRule(s *summary, ci ssa.CallInstruction, r bound, rec
 	case knowledge.Effect:
 		a.effectRule(s, ci, r, recv, args)
 	case knowledge.Publish:
-		s.sends = true
-		if a.cfg.publish {
-			a.addEffect(s, ci, describeCall(ci.Common()), knowledge.PublishKind, recv)
-		}
+		a.addPublish(s, ci, describeCall(ci.Common()), recv)
 	case knowledge.Ack:
 		s.acks = append(s.acks, ci)
 	case knowledge.Nack:
@@ -839,10 +840,7 @@ func (a *pkgAnalysis) effectRule(s *summary, ci ssa.CallInstruction, r bound, re
 	cc := ci.Common()
 	if a.queuePkgs[pkgOf(s.fn)] {
 		// The program's own queue storing an item: publishing.
-		s.sends = true
-		if a.cfg.publish {
-			a.addEffect(s, ci, describeCall(cc), knowledge.PublishKind, recv)
-		}
+		a.addPublish(s, ci, describeCall(cc), recv)
 		return
 	}
 	call, _ := ci.(*ssa.Call)
@@ -968,10 +966,7 @@ func (a *pkgAnalysis) effectRule(s *summary, ci ssa.CallInstruction, r bound, re
 		case effect:
 			a.addEffect(s, ci, desc, knowledge.Redis, recv)
 		case publish:
-			s.sends = true
-			if a.cfg.publish {
-				a.addEffect(s, ci, desc, knowledge.PublishKind, recv)
-			}
+			a.addPublish(s, ci, desc, recv)
 		}
 	}
 }

@@ -275,6 +275,7 @@ type summary struct {
 	guardWork    map[ssa.Instruction]*occ // guard calls as work (workAt), built lazily
 	dispatch     map[ssa.Instruction]*occ // calls that dispatch the message to a handler, as work
 	benign       []benignSide
+	excuses      map[*decision]bool         // failures that lose nothing (excused), built lazily
 	writes       map[string]map[string]bool // table, collection or model → the columns written, here or in a callee
 	drops        []ssa.CallInstruction      // naks without requeue in a program that declares no dead-letter exchange
 	row          *stateFact                 // the function returns a looked-up row
@@ -318,6 +319,19 @@ func (s *summary) marks(c *check) bool {
 	}
 	_, ok := s.writes[c.table]
 	return c.table != "" && ok
+}
+
+// markSends records that the function publishes, at the call being
+// visited (publishes) when there is one.
+func (s *summary) markSends() {
+	s.sends = true
+	if s.visiting == nil {
+		return
+	}
+	if s.publishes == nil {
+		s.publishes = map[ssa.Instruction]bool{}
+	}
+	s.publishes[s.visiting] = true
 }
 
 // addWrite records a write of table, setting cols.

@@ -253,7 +253,7 @@ func (s *summary) failuresBefore(b *ssa.BasicBlock) []*decision {
 	}
 	var out []*decision
 	for _, f := range s.failures {
-		if s.sweepFailure(f) || s.handedOnBefore(f, b) || s.classifiedRetest(f) {
+		if s.excused(f) || s.handedOnBefore(f, b) {
 			continue
 		}
 		// A failure side that is a join (a loop header reached by continue)
@@ -263,6 +263,20 @@ func (s *summary) failuresBefore(b *ssa.BasicBlock) []*decision {
 		}
 	}
 	return out
+}
+
+// excused reports whether the failure f loses no message wherever it
+// leads: a sweep's step before its row's state is written (sweepFailure),
+// or a retest of an error already handled (classifiedRetest). Decided once
+// per failure, after the benign sides are collected.
+func (s *summary) excused(f *decision) bool {
+	if s.excuses == nil {
+		s.excuses = map[*decision]bool{}
+		for _, g := range s.failures {
+			s.excuses[g] = s.sweepFailure(g) || s.classifiedRetest(g)
+		}
+	}
+	return s.excuses[f]
 }
 
 // classifiedRetest reports whether g tests again an error that an earlier

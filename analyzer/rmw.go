@@ -94,26 +94,27 @@ func (a *pkgAnalysis) readModifyWrite(s *summary) {
 		if !ok || len(s.byInstr[in]) > 0 {
 			continue
 		}
-		if col, x := writtenBack(s, in, acc); x != nil {
-			a.addEffect(s, ci, describeCall(ci.Common())+" (sets "+col+", changed by the program from its read value at line "+strconv.Itoa(a.fset.Position(x.at.Pos()).Line)+")", knowledge.SQL, nil)
+		if x := writtenBack(s, in, acc); x != nil {
+			a.addEffect(s, ci, describeCall(ci.Common())+" (sets "+x.field+", changed by the program from its read value at line "+strconv.Itoa(a.fset.Position(x.at.Pos()).Line)+")", knowledge.SQL, nil)
 		}
 	}
 }
 
-// writtenBack returns the column the call in writes back after a change
-// of acc, and that change; "", nil when it writes none.
-func writtenBack(s *summary, in ssa.Instruction, acc []accumAt) (string, *accumAt) {
-	for _, cols := range s.writesAt[in] {
-		for col := range cols {
-			for i := range acc {
-				x := &acc[i]
-				if normColumn(col) == normColumn(x.field) && x.at != in && s.precedes(x.at, in) {
-					return col, x
-				}
+// writtenBack returns the first change of acc (in source order) whose
+// field the call in writes back afterwards; nil when it writes none.
+func writtenBack(s *summary, in ssa.Instruction, acc []accumAt) *accumAt {
+	for i := range acc {
+		x := &acc[i]
+		if x.at == in || !s.precedes(x.at, in) {
+			continue
+		}
+		for _, cols := range s.writesAt[in] {
+			if setsField(cols, x.field) {
+				return x
 			}
 		}
 	}
-	return "", nil
+	return nil
 }
 
 // accumulates reports whether val, stored into fa, is its own value plus

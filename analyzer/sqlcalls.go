@@ -59,10 +59,7 @@ func (a *pkgAnalysis) sqlStatement(s *summary, ci ssa.CallInstruction, r bound, 
 	if cls.Effect() && cls.Insert && a.cat.PublishTable(cls.Table) {
 		// An insert into an outbox or a queue table publishes a message, as
 		// a broker's producer does: an effect only with -publish.
-		s.sends = true
-		if a.cfg.publish {
-			a.addEffect(s, ci, desc, knowledge.PublishKind, recv)
-		}
+		a.addPublish(s, ci, desc, recv)
 	} else if cls.Effect() {
 		o := a.addEffect(s, ci, desc, knowledge.SQL, recv)
 		o.insert = cls.Insert

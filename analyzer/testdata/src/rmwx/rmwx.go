@@ -71,7 +71,7 @@ func (h *H) creditInline(ctx context.Context, d amqp.Delivery) {
 		return
 	}
 	w.Balance -= 5
-	if err := h.repo.Update(ctx, &w); err != nil { // want `sets balance, changed by the program from its read value`
+	if err := h.repo.Update(ctx, &w); err != nil { // want `sets Balance, changed by the program from its read value`
 		d.Nack(false, true)
 		return
 	}
