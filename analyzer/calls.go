@@ -229,7 +229,7 @@ func (a *pkgAnalysis) visitLocal(s *summary, ci ssa.CallInstruction, f *ssa.Func
 			return true
 		}
 	}
-	cs := a.summary(f)
+	cs := a.asCalled(s, a.summary(f), f, args)
 	did := false
 	a.addWrites(s, cs)
 	if cs.sends {
@@ -291,7 +291,7 @@ func (a *pkgAnalysis) visitDynamic(s *summary, ci ssa.CallInstruction, fn *types
 	_, param := peel(ci.Common().Value).(*ssa.Parameter)
 	_, free := peel(ci.Common().Value).(*ssa.FreeVar)
 	for _, f := range a.callees[ci] {
-		if !a.local(f.Pkg) {
+		if !a.local(pkgOf(f)) {
 			continue // a client's code, described by the catalog
 		}
 		if a.dispatched[f] || a.registered[f] {

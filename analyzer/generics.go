@@ -2,6 +2,8 @@ package analyzer
 
 import (
 	"go/types"
+	"strconv"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -244,6 +246,94 @@ func mentionsTypeParam(t types.Type, depth int) bool {
 		args := t.TypeArgs()
 		for i := 0; i < args.Len(); i++ {
 			if mentionsTypeParam(args.At(i), depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// paramTable prefixes the table of a model whose type is a type parameter
+// of its generic function or type, followed by the parameter's index.
+const paramTable = "model:$"
+
+// argCols prefixes a column written that the function's caller names: the
+// columns a parameter holds (a store's Update(ctx, obj, fields...) that
+// calls Select(fields)), followed by the parameter's index, receiver
+// excluded.
+const argCols = "$arg:"
+
+// asCalled returns cs, the summary of f's body, as a call of f with args
+// sees it: the tables of models of type parameters (a generic store's
+// First(&obj) or Save(obj) of a T) named by f's type arguments, so that
+// Store[Order].Get is a lookup of orders and Store[Order].Update a write of
+// them; the columns the caller names given by its arguments, or every
+// column ("*") when it names none. Other summaries are returned as they
+// are.
+func (a *pkgAnalysis) asCalled(s, cs *summary, f *ssa.Function, args []ssa.Value) *summary {
+	if !cs.namesParams() {
+		return cs
+	}
+	targs := f.TypeArgs()
+	table := func(t string) string {
+		i, err := strconv.Atoi(strings.TrimPrefix(t, paramTable))
+		switch {
+		case !strings.HasPrefix(t, paramTable) || err != nil:
+			return t
+		case i < len(targs):
+			return typeTable(targs[i])
+		}
+		return t // a body called with its own parameters
+	}
+	cols := func(m map[string]bool) map[string]bool {
+		out := map[string]bool{}
+		for c := range m {
+			i, err := strconv.Atoi(strings.TrimPrefix(c, argCols))
+			if !strings.HasPrefix(c, argCols) || err != nil {
+				out[c] = true
+				continue
+			}
+			if i >= len(args) || isNilConst(args[i]) {
+				out["*"] = true // no columns named: gorm saves every one
+				continue
+			}
+			named := reachedStrings(args[i])
+			if j := paramIndex(s.fn, args[i]); len(named) == 0 && j >= 0 {
+				named = []string{argCols + strconv.Itoa(j)} // named by our caller
+			}
+			for _, n := range named {
+				out[n] = true
+			}
+		}
+		return out
+	}
+	as := *cs
+	as.writes = map[string]map[string]bool{}
+	for t, cs := range cs.writes {
+		if t = table(t); t != "" {
+			as.writes[t] = cols(cs)
+		}
+	}
+	if cs.row != nil {
+		row := *cs.row
+		row.Table = table(row.Table)
+		as.row = &row
+	}
+	return &as
+}
+
+// namesParams reports whether s writes or returns a model of a type
+// parameter, or writes columns its caller names.
+func (s *summary) namesParams() bool {
+	if s.row != nil && strings.HasPrefix(s.row.Table, paramTable) {
+		return true
+	}
+	for t, cols := range s.writes {
+		if strings.HasPrefix(t, paramTable) {
+			return true
+		}
+		for c := range cols {
+			if strings.HasPrefix(c, argCols) {
 				return true
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"strconv"
 	"strings"
 
 	"github.com/idemkit/idem/analyzer/knowledge"
@@ -589,9 +590,19 @@ func (a *pkgAnalysis) writeRow(s *summary, recv, val ssa.Value, cols []string) {
 		}
 		if r, ok := a.find(fn, knowledge.Columns); ok && r.arg >= 0 {
 			for _, x := range cargs[min(r.arg, len(cargs)):] {
-				cols = append(cols, reachedStrings(x)...)
+				if isNilConst(x) {
+					continue // no more columns (Select(q) without args)
+				}
+				got := reachedStrings(x)
+				if i := paramIndex(s.fn, x); len(got) == 0 && i >= 0 {
+					// The caller's columns (a store's
+					// Select(fields).Save(obj)): named at its call
+					// (asCalled).
+					got = []string{argCols + strconv.Itoa(i)}
+				}
+				cols = append(cols, got...)
+				named = true
 			}
-			named = true
 		}
 		v = rv
 	}
@@ -611,14 +622,24 @@ func (a *pkgAnalysis) writeRow(s *summary, recv, val ssa.Value, cols []string) {
 
 // modelTable names the table of an ORM model value (&Order{…}, &o, &rows
 // of a slice of them): "model:" and its named type; "" for anything else
-// (a map).
+// (a map). A model of a type parameter (a generic store's var obj T) is
+// named by the parameter's index, paramTable: a call of an instance names
+// its type (instantiated).
 func modelTable(v ssa.Value) string {
 	if v == nil {
 		return ""
 	}
-	t := types.Unalias(derefType(peel(v).Type()))
+	return typeTable(peel(v).Type())
+}
+
+// typeTable is modelTable of a value of type t.
+func typeTable(t types.Type) string {
+	t = types.Unalias(derefType(t))
 	if sl, ok := t.Underlying().(*types.Slice); ok {
 		t = types.Unalias(derefType(sl.Elem())) // Find(&rows): the rows' model
+	}
+	if tp, ok := t.(*types.TypeParam); ok {
+		return paramTable + strconv.Itoa(tp.Index())
 	}
 	n, ok := t.(*types.Named)
 	if !ok {

@@ -25,7 +25,7 @@ func callee(cc *ssa.CallCommon) *types.Func {
 	}
 	if fn := cc.StaticCallee(); fn != nil {
 		if obj, ok := fn.Object().(*types.Func); ok {
-			return obj
+			return obj.Origin()
 		}
 		if o := fn.Origin(); o != nil {
 			if obj, ok := o.Object().(*types.Func); ok {

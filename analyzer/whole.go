@@ -446,7 +446,7 @@ func dynamicCallees(prog *ssa.Program, funcs []*ssa.Function) (map[ssa.CallInstr
 				continue
 			}
 			f := unwrap(prog, e.Callee.Func)
-			if f == nil || f.Blocks == nil || !own[f] {
+			if !ownBody(own, f) {
 				continue
 			}
 			if !containsFunc(out[e.Site], f) {
@@ -470,7 +470,7 @@ func dynamicCallees(prog *ssa.Program, funcs []*ssa.Function) (map[ssa.CallInstr
 					}
 					continue
 				}
-				if f = unwrap(prog, f); f != nil && f.Blocks != nil && own[f] && !containsFunc(out[site], f) {
+				if f = unwrap(prog, f); ownBody(own, f) && !containsFunc(out[site], f) {
 					out[site] = append(out[site], f)
 				}
 			}
@@ -485,6 +485,14 @@ func dynamicCallees(prog *ssa.Program, funcs []*ssa.Function) (map[ssa.CallInstr
 		sort.Slice(ms, func(i, j int) bool { return ms[i].FullName() < ms[j].FullName() })
 	}
 	return out, promoted
+}
+
+// ownBody reports whether f runs a body of the program's own: its own
+// function's, or, for an instance of a generic function or method (a
+// generic store's Store[Order].Get, promoted to a type that embeds it), its
+// generic origin's.
+func ownBody(own map[*ssa.Function]bool, f *ssa.Function) bool {
+	return f != nil && built(f).Blocks != nil && own[origin(f)]
 }
 
 // promotedDependency returns the dependency's method that w, a synthetic
@@ -576,7 +584,7 @@ func (x *implIndex) of(m *types.Func) []*ssa.Function {
 					}
 					if sel := x.prog.MethodSets.MethodSet(t).Lookup(m.Pkg(), m.Name()); sel != nil {
 						if w := x.prog.MethodValue(sel); w != nil {
-							if f := unwrap(x.prog, w); f.Blocks != nil {
+							if f := unwrap(x.prog, w); built(f).Blocks != nil {
 								out = append(out, f)
 							} else if len(sel.Index()) > 1 {
 								// Promoted from an embedded dependency's
@@ -613,6 +621,16 @@ func unwrap(prog *ssa.Program, f *ssa.Function) *ssa.Function {
 	if obj, ok := f.Object().(*types.Func); ok {
 		if m := prog.FuncValue(obj); m != nil && m != f {
 			return m
+		}
+		// A method of an instance of a generic type (Store[Order].Get,
+		// promoted to a type that embeds it): the instance, which runs its
+		// origin's body with its type arguments.
+		if recv := obj.Signature().Recv(); recv != nil && obj.Origin() != obj {
+			if sel := prog.MethodSets.MethodSet(recv.Type()).Lookup(obj.Pkg(), obj.Name()); sel != nil {
+				if m := prog.MethodValue(sel); m != nil && m != f {
+					return m
+				}
+			}
 		}
 	}
 	return f

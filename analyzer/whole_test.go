@@ -373,3 +373,10 @@ func TestInbox(t *testing.T) {
 func TestReadModifyWrite(t *testing.T) {
 	checkWhole(t, "rmwx")
 }
+
+// TestGenerics runs the whole-program check over effects behind generic
+// repositories: a failure in an instance's origin body is the effect
+// failing, and a model of the type parameter is the instance's table.
+func TestGenerics(t *testing.T) {
+	checkWhole(t, "genericx")
+}
