@@ -6,8 +6,10 @@ import (
 	"maps"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/idemkit/idem/analyzer/internal/sqlclass"
 	"github.com/idemkit/idem/analyzer/knowledge"
 
 	"golang.org/x/tools/go/ssa"
@@ -374,7 +376,84 @@ func returns(f *ssa.Function, ci ssa.CallInstruction) bool {
 		return true
 	}
 	for _, r := range *call.Referrers() {
-		if ex, ok := r.(*ssa.Extract); ok && !isError(ex.Type()) && returnedAs(f, ex) >= 0 {
+		if ex, ok := r.(*ssa.Extract); ok && !isError(ex.Type()) && (returnedAs(f, ex) >= 0 || returnsCollected(f, ex)) {
+			return true
+		}
+	}
+	return returnsCollected(f, call)
+}
+
+// writeSubject reports whether a word of a request's subject (split at
+// dots, dashes, underscores, colons and slashes) is a write verb:
+// warehouse.7.reservation.create, orders.place-order.
+func writeSubject(subject string) bool {
+	for _, w := range strings.FieldsFunc(subject, func(r rune) bool { return strings.ContainsRune("._-:/ ", r) }) {
+		if w != "" && writeVerb(strings.ToUpper(w[:1])+w[1:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// returnsCollected reports whether f returns a slice v (or what v points
+// to) is appended to: a helper that reads messages one by one and returns
+// them as a batch (msgs = append(msgs, *msg); … return msgs).
+func returnsCollected(f *ssa.Function, v ssa.Value) bool {
+	var elems []ssa.Value
+	add := func(x ssa.Value) {
+		if x.Referrers() != nil {
+			elems = append(elems, x)
+		}
+	}
+	add(v)
+	for _, r := range *v.Referrers() {
+		if ld, ok := r.(*ssa.UnOp); ok && ld.Op == token.MUL {
+			add(ld)
+		}
+	}
+	for _, e := range elems {
+		for _, r := range *e.Referrers() {
+			st, ok := r.(*ssa.Store)
+			if !ok || st.Val != e {
+				continue
+			}
+			ia, ok := st.Addr.(*ssa.IndexAddr)
+			if !ok || ia.X.Referrers() == nil {
+				continue
+			}
+			for _, rr := range *ia.X.Referrers() {
+				sl, ok := rr.(*ssa.Slice)
+				if !ok || sl.Referrers() == nil {
+					continue
+				}
+				for _, u := range *sl.Referrers() {
+					if c, ok := u.(*ssa.Call); ok && isBuiltin(c, "append") && returnedThrough(f, c, 0) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// isBuiltin reports whether c calls the builtin name (append, len).
+func isBuiltin(c *ssa.Call, name string) bool {
+	b, ok := c.Call.Value.(*ssa.Builtin)
+	return ok && b.Name() == name
+}
+
+// returnedThrough reports whether v, or a phi that merges it, is a result
+// of f.
+func returnedThrough(f *ssa.Function, v ssa.Value, depth int) bool {
+	if depth > 3 || v.Referrers() == nil {
+		return false
+	}
+	if returnedAs(f, v) >= 0 {
+		return true
+	}
+	for _, r := range *v.Referrers() {
+		if phi, ok := r.(*ssa.Phi); ok && returnedThrough(f, phi, depth+1) {
 			return true
 		}
 	}
@@ -955,6 +1034,14 @@ func (a *pkgAnalysis) effectRule(s *summary, ci ssa.CallInstruction, r bound, re
 		}
 		if method := full[strings.LastIndex(full, "/")+1:]; a.cat.RemoteEffect(method) {
 			a.addRemote(s, ci, describeCall(cc)+" "+full, recv, arg(args, r.arg+1))
+		}
+	case knowledge.RequestSubject:
+		subjects, _, ok := a.texts(arg(args, r.arg), 0)
+		if ok && slices.ContainsFunc(subjects, writeSubject) {
+			// A verb of a Sprintf format is a token of the subject: "*".
+			a.addRemote(s, ci, describeCall(cc)+" "+strconv.Quote(strings.ReplaceAll(subjects[0], sqlclass.Unknown, "*")), recv, nil)
+		} else {
+			a.addPublish(s, ci, describeCall(cc), recv)
 		}
 	case knowledge.RedisCommand:
 		name, ok := constString(arg(args, r.arg))

@@ -216,7 +216,13 @@
 // when a goroutine is not waited for before that return; func-typed fields
 // and parameters, also in generic code (a func value of a generic body is
 // matched with the functions of the signatures it has in the program's
-// instantiations). See CheckProgram.
+// instantiations); generic repositories (a call of Store[Order].Get, also
+// promoted from an embedded *Store[Order] behind an interface, runs the
+// generic body with Order's table for the type parameter's, and with the
+// columns the caller names); an implementation the program never calls,
+// whose value is made where the analysis cannot see (wire's generated code
+// left out of the build, a DI container), as a possible callee of its
+// interface's method. See CheckProgram.
 //
 // The standalone mode also recognises a service's own queue layer, with no
 // broker client in sight, by its shape: a package of the program that both

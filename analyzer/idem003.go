@@ -48,7 +48,12 @@ the shutdown case of a select (case <-ctx.Done()) loses nothing: the
 consumer stops, and the next one is given the message again. Nor does a
 sweep over rows taken in a state (WHERE status IN ('created', 'pending'))
 that logs a row's failure and goes on, when the step failed before the
-iteration wrote that row's state: the next sweep takes the row again.
+iteration wrote that row's state: the next sweep takes the row again
+(a state is a constant the WHERE holds a column to, or a due time,
+next_run_at <= $1, that the iteration moves on). Nor does a loop that
+counts a failure (failed++) or collects its error (errs = append(errs,
+err)) and goes on, when a test of that count or collection after the
+loop returns an error: the failure is reported, later.
 Nor does an ack after the failed message was published again — its body
 or its decoded event, to a retry or dead-letter queue — once that
 publish succeeded (its error tested); an ack after a publish whose error is
@@ -321,15 +326,17 @@ func (s *summary) onDuplicateSide(b *ssa.BasicBlock) bool {
 }
 
 // failureReaches reports whether b can be reached from f's failure side
-// without passing f's test again, nor the success side of a later test of
+// without passing f's test again, nor a test of what the failure side
+// counted or collected (see recordTests), nor the success side of a later test of
 // the same error (a retry loop that breaks on success and tests the error
 // once more after the loop), nor the side of a branch that classifies an
 // error on purpose (`err != nil && err != asynq.ErrTaskIDConflict`: the
 // conflict is a duplicate the handler goes on from).
 func (s *summary) failureReaches(f *decision, b *ssa.BasicBlock) bool {
 	cut := s.retests(f)
+	tests := s.recordTests(f)
 	return pathTo([]*ssa.BasicBlock{f.fresh}, b, f.blk, func(x *ssa.BasicBlock) []*ssa.BasicBlock {
-		if s.hasSource(x) || s.republished[x] {
+		if s.hasSource(x) || s.republished[x] || tests[x] {
 			return nil
 		}
 		var out []*ssa.BasicBlock

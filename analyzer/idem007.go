@@ -16,8 +16,9 @@ Consume with autoAck true, kafka-go ReadMessage on a reader with a
 GroupID, a franz-go client made without kgo.DisableAutoCommit (or
 AutoCommitMarks), a confluent-kafka-go consumer whose ConfigMap does not
 set enable.auto.commit, legacy nats.go JetStream Subscribe without
-nats.ManualAck(). The broker forgets the message before the effect; a
-crash loses it.
+nats.ManualAck(); also through the service's own helper that returns
+what such a read returned, one message or a batch it collected. The broker
+forgets the message before the effect; a crash loses it.
 `,
 	Bad: `msgs, _ := ch.Consume("orders", "", true, false, false, false, nil)
 `,

@@ -81,9 +81,6 @@ func (a *pkgAnalysis) readModifyWrite(s *summary) {
 			}
 		}
 	}
-	if len(acc) == 0 {
-		return
-	}
 	var writes []ssa.Instruction
 	for in := range s.writesAt {
 		writes = append(writes, in)
@@ -96,8 +93,57 @@ func (a *pkgAnalysis) readModifyWrite(s *summary) {
 		}
 		if x := writtenBack(s, in, acc); x != nil {
 			a.addEffect(s, ci, describeCall(ci.Common())+" (sets "+x.field+", changed by the program from its read value at line "+strconv.Itoa(a.fset.Position(x.at.Pos()).Line)+")", knowledge.SQL, nil)
+		} else if ld := s.readBack(ci, s.writesAt[in]); ld != nil {
+			a.addEffect(s, ci, describeCall(ci.Common())+" (writes a value computed by the program from the one read at line "+strconv.Itoa(a.fset.Position(ld.Pos()).Line)+")", knowledge.SQL, nil)
 		}
 	}
+}
+
+// readBack returns the load of a number a lookup of a table ci writes
+// scanned (SELECT quantity FROM bread … Scan(&q)) that an argument of ci
+// adds to or subtracts from (q + change, clamped or not): the write puts
+// back the value read plus the message's. nil when none does.
+func (s *summary) readBack(ci ssa.CallInstruction, tables map[string]map[string]bool) ssa.Value {
+	var found ssa.Value
+	var from func(v ssa.Value, sum bool, depth int)
+	from = func(v ssa.Value, sum bool, depth int) {
+		if v == nil || found != nil || depth > 6 {
+			return
+		}
+		v = peel(v)
+		if d := s.values[v]; sum && d != nil && d.kind == vInt && d.chk != nil && d.chk.kind == ckLookup {
+			if _, ok := tables[d.chk.table]; ok {
+				found = v
+				return
+			}
+		}
+		switch x := v.(type) {
+		case *ssa.Phi:
+			for _, e := range x.Edges {
+				from(e, sum, depth+1)
+			}
+		case *ssa.BinOp:
+			if x.Op == token.ADD || x.Op == token.SUB {
+				from(x.X, true, depth+1)
+				from(x.Y, true, depth+1)
+			}
+		case *ssa.Convert:
+			from(x.X, sum, depth+1)
+		case *ssa.MakeInterface:
+			from(x.X, sum, depth+1)
+		}
+	}
+	_, args := splitArgs(ci.Common())
+	for _, arg := range args {
+		vals, ok := variadicValues(arg)
+		if !ok {
+			vals = []ssa.Value{arg}
+		}
+		for _, v := range vals {
+			from(v, false, 0)
+		}
+	}
+	return found
 }
 
 // writtenBack returns the first change of acc (in source order) whose

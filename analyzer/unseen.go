@@ -270,10 +270,12 @@ func (a *pkgAnalysis) failedWork(s *summary, d *decision) bool {
 }
 
 // unsettledPath reports whether b is reached from d's failure side on a
-// path that neither settles the message nor takes another one.
+// path that neither settles the message, nor takes another one, nor tests
+// what the failure side counted or collected (see recordTests).
 func (a *pkgAnalysis) unsettledPath(s *summary, d *decision, b *ssa.BasicBlock) bool {
+	tests := s.recordTests(d)
 	return pathTo([]*ssa.BasicBlock{d.fresh}, b, d.blk, func(x *ssa.BasicBlock) []*ssa.BasicBlock {
-		if s.hasSource(x) || a.settles(s, x) {
+		if s.hasSource(x) || a.settles(s, x) || tests[x] {
 			return nil
 		}
 		return x.Succs

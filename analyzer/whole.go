@@ -476,6 +476,28 @@ func dynamicCallees(prog *ssa.Program, funcs []*ssa.Function) (map[ssa.CallInstr
 			}
 		}
 	}
+	// An implementation the program never calls, neither directly nor
+	// through any interface (its value made where the analysis cannot see:
+	// a DI container, wire's generated code left out of the build), may be
+	// behind any call of its interface's method: a site VTA found other
+	// implementations for reaches it too.
+	called := map[*ssa.Function]bool{}
+	for f, n := range refined.Nodes {
+		if f != nil && len(n.In) > 0 {
+			called[unwrap(prog, f)] = true
+		}
+	}
+	for site, fs := range sites {
+		cc := site.Common()
+		if !reached[site] || !cc.IsInvoke() || stdInterface(cc.Method) {
+			continue
+		}
+		for _, f := range fs {
+			if f = unwrap(prog, f); ownBody(own, f) && !called[f] && !containsFunc(out[site], f) {
+				out[site] = append(out[site], f)
+			}
+		}
+	}
 	for _, fs := range out {
 		sort.Slice(fs, func(i, j int) bool {
 			return fs[i].Pos() < fs[j].Pos() || fs[i].Pos() == fs[j].Pos() && fs[i].String() < fs[j].String()

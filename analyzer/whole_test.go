@@ -380,3 +380,18 @@ func TestReadModifyWrite(t *testing.T) {
 func TestGenerics(t *testing.T) {
 	checkWhole(t, "genericx")
 }
+
+// TestSearchIndex runs the whole-program check over a search index's
+// document writes, by primary key: no effect, but work a lost message
+// loses.
+func TestSearchIndex(t *testing.T) {
+	checkWhole(t, "searchx")
+}
+
+// TestUnwiredImplementations runs the whole-program check over an
+// implementation of a handler interface that the program never calls:
+// it may be behind the interface's calls (wired where the analysis cannot
+// see).
+func TestUnwiredImplementations(t *testing.T) {
+	checkWhole(t, "orphanx")
+}

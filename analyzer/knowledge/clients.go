@@ -23,6 +23,7 @@ var paths = map[string][]string{
 	"dpkafka":   {"github.com/ONSdigital/dp-kafka/v5", "github.com/ONSdigital/dp-kafka/v4", "github.com/ONSdigital/dp-kafka/v3"},
 	"dpkafkaif": {"github.com/ONSdigital/dp-kafka/v5/interfaces", "github.com/ONSdigital/dp-kafka/v4/interfaces", "github.com/ONSdigital/dp-kafka/v3/interfaces"},
 	"esutil":    {"github.com/elastic/go-elasticsearch/v8/esutil", "github.com/elastic/go-elasticsearch/v7/esutil", "github.com/elastic/go-elasticsearch/v9/esutil"},
+	"esapi":     {"github.com/elastic/go-elasticsearch/v8/esapi", "github.com/elastic/go-elasticsearch/v7/esapi", "github.com/elastic/go-elasticsearch/v9/esapi"},
 }
 
 var base = Base{
@@ -215,6 +216,31 @@ func each(role Role, client, recv string, names ...string) []Rule {
 	return out
 }
 
+// kvRequests returns a KVWrite rule for the Do method of each request
+// type.
+func kvRequests(client, pkg string, types ...string) []Rule {
+	out := make([]Rule, 0, len(types))
+	for _, t := range types {
+		out = append(out, Rule{Name: "(" + pkg + "." + t + ").Do", Role: KVWrite, Client: client})
+	}
+	return out
+}
+
+// meilisearchWrites are the document writes of a Meilisearch index (its
+// DocumentManager).
+var meilisearchWrites = []string{
+	"AddDocuments", "AddDocumentsWithContext", "AddDocumentsInBatches", "AddDocumentsInBatchesWithContext",
+	"AddDocumentsCsv", "AddDocumentsCsvWithContext", "AddDocumentsCsvInBatches", "AddDocumentsCsvInBatchesWithContext",
+	"AddDocumentsCsvFromReader", "AddDocumentsCsvFromReaderWithContext", "AddDocumentsCsvFromReaderInBatches", "AddDocumentsCsvFromReaderInBatchesWithContext",
+	"AddDocumentsNdjson", "AddDocumentsNdjsonWithContext", "AddDocumentsNdjsonInBatches", "AddDocumentsNdjsonInBatchesWithContext",
+	"AddDocumentsNdjsonFromReader", "AddDocumentsNdjsonFromReaderWithContext", "AddDocumentsNdjsonFromReaderInBatches", "AddDocumentsNdjsonFromReaderInBatchesWithContext",
+	"UpdateDocuments", "UpdateDocumentsWithContext", "UpdateDocumentsInBatches", "UpdateDocumentsInBatchesWithContext",
+	"UpdateDocumentsCsv", "UpdateDocumentsCsvWithContext", "UpdateDocumentsCsvInBatches", "UpdateDocumentsCsvInBatchesWithContext",
+	"UpdateDocumentsNdjson", "UpdateDocumentsNdjsonWithContext", "UpdateDocumentsNdjsonInBatches", "UpdateDocumentsNdjsonInBatchesWithContext",
+	"DeleteDocument", "DeleteDocumentWithContext", "DeleteDocuments", "DeleteDocumentsWithContext",
+	"DeleteDocumentsByFilter", "DeleteDocumentsByFilterWithContext", "DeleteAllDocuments", "DeleteAllDocumentsWithContext",
+}
+
 // effects returns one Always effect of kind k per name.
 func effects(k Kind, recv string, names ...string) []Rule {
 	out := each(Effect, "", recv, names...)
@@ -319,7 +345,14 @@ var brokers = concat(
 		{Name: "(github.com/nats-io/nats.go.Conn).Subscribe", Role: AtMostOnce, Arg: "cb", Client: "nats"},
 		{Name: "(github.com/nats-io/nats.go.Conn).QueueSubscribe", Role: AtMostOnce, Arg: "cb", Client: "nats"},
 	},
-	each(Publish, "nats", "github.com/nats-io/nats.go.Conn", "Publish", "PublishMsg", "Request", "RequestMsg"),
+	each(Publish, "nats", "github.com/nats-io/nats.go.Conn", "Publish", "PublishMsg"),
+	// A request-reply is a call to the service that answers: an effect when
+	// its subject names a write (orders.create), a publish otherwise.
+	[]Rule{
+		{Name: "(github.com/nats-io/nats.go.Conn).Request", Role: Effect, Kind: RPC, Mode: RequestSubject, Arg: "subj", Client: "nats"},
+		{Name: "(github.com/nats-io/nats.go.Conn).RequestWithContext", Role: Effect, Kind: RPC, Mode: RequestSubject, Arg: "subj", Client: "nats"},
+		{Name: "(github.com/nats-io/nats.go.Conn).RequestMsg", Role: Publish, Client: "nats"},
+	},
 	each(Publish, "nats", "github.com/nats-io/nats.go.JetStream", "Publish", "PublishMsg", "PublishAsync", "PublishMsgAsync"),
 	each(Publish, "nats", "github.com/nats-io/nats.go.JetStreamContext", "Publish", "PublishMsg", "PublishAsync", "PublishMsgAsync"),
 
@@ -335,6 +368,15 @@ var brokers = concat(
 	// no effect a redelivery repeats, but work a lost message loses.
 	each(KVWrite, "jetstream", "github.com/nats-io/nats.go/jetstream.KeyValue", "Put", "PutString", "Create", "Update", "Delete", "Purge"),
 	each(KVWrite, "nats", "github.com/nats-io/nats.go.KeyValue", "Put", "PutString", "Create", "Update", "Delete", "Purge"),
+	// A Meilisearch index's documents: added or replaced (or merged, or
+	// deleted) by their primary key, so no effect a redelivery repeats, but
+	// work a lost message loses. UpdateDocumentsByFunction runs a script
+	// that may accumulate: not listed.
+	each(KVWrite, "meilisearch", "github.com/meilisearch/meilisearch-go.DocumentManager", meilisearchWrites...),
+	// Elasticsearch's document requests: indexed, updated or deleted by
+	// their id (an IndexRequest without DocumentID makes a new document
+	// each time; the catalog does not tell them apart).
+	kvRequests("elasticsearch", "{esapi}", "IndexRequest", "CreateRequest", "UpdateRequest", "DeleteRequest"),
 	// Its reads: a row looked up (no state: an entry has no fields), a
 	// step whose failure a redelivery may not meet again.
 	each(RowLookup, "jetstream", "github.com/nats-io/nats.go/jetstream.KeyValue", "Get", "GetRevision"),

@@ -115,18 +115,19 @@ type Mode uint8
 
 // The modes.
 const (
-	Always       Mode = iota // always a non-idempotent effect
-	Insert                   // an insert: its duplicate-key error tells a repeat (MongoDB's InsertOne)
-	SQLExec                  // SQL text in Arg: classified
-	SQLQuery                 // SQL text in Arg: an effect only when the text writes
-	SQLStmt                  // a prepared statement: text from its Prepare call
-	GormCreate               // an ORM create: an insert unless its clauses say otherwise (ORM)
-	GormUpdate               // an ORM update: accumulating when an expression refers to its column
-	MongoUpdate              // update document in Arg: accumulating operators ($inc, $push …)
-	HTTPDo                   // request in Arg: POST/PATCH without an Idempotency-Key header
-	HTTPPost                 // a POST with no way to set a header
-	RedisCommand             // a Redis command named by the string in Arg (redigo's Do): classified by RedisCommands
-	RPCMethod                // a remote call to the full method in Arg ("/pkg.Service/Method"): an effect unless its name reads like a read or an overwrite (ReadVerbs, OverwriteVerbs)
+	Always         Mode = iota // always a non-idempotent effect
+	Insert                     // an insert: its duplicate-key error tells a repeat (MongoDB's InsertOne)
+	SQLExec                    // SQL text in Arg: classified
+	SQLQuery                   // SQL text in Arg: an effect only when the text writes
+	SQLStmt                    // a prepared statement: text from its Prepare call
+	GormCreate                 // an ORM create: an insert unless its clauses say otherwise (ORM)
+	GormUpdate                 // an ORM update: accumulating when an expression refers to its column
+	MongoUpdate                // update document in Arg: accumulating operators ($inc, $push …)
+	HTTPDo                     // request in Arg: POST/PATCH without an Idempotency-Key header
+	HTTPPost                   // a POST with no way to set a header
+	RedisCommand               // a Redis command named by the string in Arg (redigo's Do): classified by RedisCommands
+	RPCMethod                  // a remote call to the full method in Arg ("/pkg.Service/Method"): an effect unless its name reads like a read or an overwrite (ReadVerbs, OverwriteVerbs)
+	RequestSubject             // a request-reply on the subject in Arg (NATS Request): a remote call when a word of the subject is a write verb (warehouse.1.reservation.create), else a publish
 )
 
 // Kind is the class of an effect, used in messages and to decide whether an

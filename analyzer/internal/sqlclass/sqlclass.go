@@ -901,7 +901,7 @@ func classifyMerge(s []tok) Class {
 // FilterColumns returns the columns a SELECT's WHERE holds to a fixed
 // state, lowercased without qualifier: `message_id IS NULL`,
 // `status = 'pending'`, `status IN ('created', 'pending')`, `done =
-// false`, `NOT sent`. A worker that takes
+// false`, `NOT sent`, a due time `next_run_at <= $1` (or `< now()`). A worker that takes
 // the rows still in that state and writes the column as it handles each
 // one (SET message_id = …) handles a row once: the filter is its
 // dedup. nil when the statement filters on none.
@@ -955,6 +955,8 @@ func FilterColumns(q string) []string {
 			add(name)
 		case toks[end].is("in") && literalList(toks, end+1):
 			add(name) // status IN ('created', 'pending')
+		case (toks[end].op("<=") || toks[end].op("<")) && end+1 < len(toks) && (toks[end+1].kind == tParam || toks[end+1].is("now", "current_timestamp")):
+			add(name) // next_run_at <= $1: due, until the handler moves it on
 		}
 		j = end - 1
 	}

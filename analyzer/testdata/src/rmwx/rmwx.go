@@ -122,3 +122,41 @@ func (h *H) recount(ctx context.Context, d amqp.Delivery) {
 	}
 	d.Ack(false)
 }
+
+// restock reads a stock count into a variable, adds the message's quantity
+// (capped) and writes the sum back: a redelivery adds it again.
+func (h *H) restock(ctx context.Context, d amqp.Delivery) {
+	var q int
+	if err := h.db.QueryRowContext(ctx, "SELECT quantity FROM stock WHERE id = $1", string(d.Body)).Scan(&q); err != nil {
+		d.Nack(false, true)
+		return
+	}
+	n := q + len(d.Body)
+	if n > 100 {
+		n = 100
+	}
+	if _, err := h.db.ExecContext(ctx, "UPDATE stock SET quantity = $1 WHERE id = $2", n, string(d.Body)); err != nil { // want `writes a value computed by the program from the one read at line`
+		d.Nack(false, true)
+		return
+	}
+	d.Ack(false)
+}
+
+// restockTo reads the count only to log it and writes the quantity the
+// message carries: an overwrite.
+func (h *H) restockTo(ctx context.Context, d amqp.Delivery) {
+	var q int
+	if err := h.db.QueryRowContext(ctx, "SELECT quantity FROM stock WHERE id = $1", string(d.Body)).Scan(&q); err != nil {
+		d.Nack(false, true)
+		return
+	}
+	if q == len(d.Body) {
+		d.Ack(false)
+		return
+	}
+	if _, err := h.db.ExecContext(ctx, "UPDATE stock SET quantity = $1 WHERE id = $2", len(d.Body), string(d.Body)); err != nil {
+		d.Nack(false, true)
+		return
+	}
+	d.Ack(false)
+}

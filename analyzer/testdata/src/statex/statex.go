@@ -9,6 +9,7 @@ import (
 	"context"
 	"database/sql"
 	"log"
+	"time"
 
 	amqp "github.com/rabbitmq/amqp091-go"
 )
@@ -266,6 +267,71 @@ func (h *H) jobs(ctx context.Context, d amqp.Delivery) {
 // redelivery handles them again.
 func (h *H) jobsUnmarked(ctx context.Context, d amqp.Delivery) {
 	jobs, err := h.store.pendingJobs(ctx)
+	if err != nil {
+		d.Nack(false, true)
+		return
+	}
+	for _, j := range jobs {
+		if err := h.store.addPoints(ctx, j.User, 1); err != nil { // want `IDEM001`
+			d.Nack(false, true)
+			return
+		}
+		if err := h.store.touchJob(ctx, j.ID); err != nil {
+			d.Nack(false, true)
+			return
+		}
+	}
+	d.Ack(false)
+}
+
+func (p *Store) dueJobs(ctx context.Context, now time.Time) ([]Job, error) {
+	rows, err := p.DB.QueryContext(ctx, "SELECT id, user_id FROM point_jobs WHERE next_run_at <= $1 ORDER BY id FOR UPDATE SKIP LOCKED", now)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Job
+	for rows.Next() {
+		var j Job
+		if err := rows.Scan(&j.ID, &j.User); err != nil {
+			return nil, err
+		}
+		out = append(out, j)
+	}
+	return out, rows.Err()
+}
+
+func (p *Store) rescheduleJob(ctx context.Context, id string, next time.Time) error {
+	_, err := p.DB.ExecContext(ctx, "UPDATE point_jobs SET next_run_at = $2 WHERE id = $1", id, next)
+	return err
+}
+
+// dueJobs takes the jobs whose time has come and moves each one's time on
+// with its effect: the WHERE next_run_at <= $1 is the dedup.
+func (h *H) dueJobs(ctx context.Context, d amqp.Delivery) {
+	now := time.Now()
+	jobs, err := h.store.dueJobs(ctx, now)
+	if err != nil {
+		d.Nack(false, true)
+		return
+	}
+	for _, j := range jobs {
+		if err := h.store.addPoints(ctx, j.User, 1); err != nil {
+			d.Nack(false, true)
+			return
+		}
+		if err := h.store.rescheduleJob(ctx, j.ID, now.Add(time.Hour)); err != nil {
+			d.Nack(false, true)
+			return
+		}
+	}
+	d.Ack(false)
+}
+
+// dueJobsKept takes the same jobs but leaves their time: every redelivery
+// handles them again.
+func (h *H) dueJobsKept(ctx context.Context, d amqp.Delivery) {
+	jobs, err := h.store.dueJobs(ctx, time.Now())
 	if err != nil {
 		d.Nack(false, true)
 		return

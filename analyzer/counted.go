@@ -1,0 +1,92 @@
+package analyzer
+
+import (
+	"go/token"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Failures counted or collected: a loop that logs an item's failure, counts
+// it (failed++) or collects its error (errs = append(errs, err)) and goes
+// on to the next item, then returns an error when the count or the
+// collection is not empty (if failed > 0 { return fmt.Errorf(…) }), reports
+// the failure: the path from the failure to a return of success passes the
+// test of what it recorded on the side that says "none failed", which that
+// failure cannot take.
+
+// recordTests returns the blocks that test what d's failure side records:
+// blocks ending in an If whose condition compares a counter the failure
+// side increments, or the length of a slice it appends to, with a
+// constant. A path from the failure stops there.
+func (s *summary) recordTests(d *decision) map[*ssa.BasicBlock]bool {
+	if d.fresh == nil {
+		return nil
+	}
+	recorded := map[ssa.Value]bool{}
+	var note func(v ssa.Value, depth int)
+	note = func(v ssa.Value, depth int) {
+		if recorded[v] || depth > 4 {
+			return
+		}
+		recorded[v] = true
+		for _, r := range *v.Referrers() {
+			if phi, ok := r.(*ssa.Phi); ok {
+				note(phi, depth+1)
+			}
+		}
+	}
+	for _, b := range s.fn.Blocks {
+		if !d.fresh.Dominates(b) {
+			continue
+		}
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.BinOp:
+				if counts(x) {
+					note(x, 0)
+				}
+			case *ssa.Call:
+				if isBuiltin(x, "append") {
+					note(x, 0)
+				}
+			}
+		}
+	}
+	if len(recorded) == 0 {
+		return nil
+	}
+	tested := func(v ssa.Value) bool {
+		if c, ok := v.(*ssa.Call); ok && isBuiltin(c, "len") && len(c.Call.Args) == 1 {
+			v = c.Call.Args[0]
+		}
+		return recorded[v]
+	}
+	out := map[*ssa.BasicBlock]bool{}
+	for _, b := range s.fn.Blocks {
+		in, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		cond, ok := in.Cond.(*ssa.BinOp)
+		if !ok {
+			continue
+		}
+		_, xc := cond.X.(*ssa.Const)
+		_, yc := cond.Y.(*ssa.Const)
+		if xc && tested(cond.Y) || yc && tested(cond.X) {
+			out[b] = true
+		}
+	}
+	return out
+}
+
+// counts reports whether x adds a constant to a loop's running value
+// (failed++ is failed = φ + 1).
+func counts(x *ssa.BinOp) bool {
+	if x.Op != token.ADD {
+		return false
+	}
+	_, xp := x.X.(*ssa.Phi)
+	_, yc := x.Y.(*ssa.Const)
+	return xp && yc
+}

@@ -1,0 +1,71 @@
+package idem003
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+
+	"github.com/hibiken/asynq"
+)
+
+// Failures counted or collected: a sweep over users that logs a user's
+// failed write, counts it (or collects its error) and goes on, then fails
+// the task when any failed, reports the failure; one that counts and never
+// tests the count swallows it.
+
+func sweepCounted(ctx context.Context, p *points, users []string) error {
+	failed := 0
+	for _, u := range users {
+		if err := p.AddPoints(ctx, u, 1); err != nil {
+			log.Print(err)
+			failed++
+			continue
+		}
+	}
+	if failed > 0 {
+		return fmt.Errorf("%d users failed", failed)
+	}
+	return nil
+}
+
+func sweepCollected(ctx context.Context, p *points, users []string) error {
+	var errs []error
+	for _, u := range users {
+		if err := p.AddPoints(ctx, u, 1); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+	}
+	if len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	return nil
+}
+
+func sweepCountedOnly(ctx context.Context, p *points, users []string) error {
+	failed := 0
+	for _, u := range users {
+		if err := p.AddPoints(ctx, u, 1); err != nil {
+			failed++
+			continue
+		}
+	}
+	log.Printf("%d users failed", failed)
+	return nil
+}
+
+// countedTask fails when a user failed: the task is retried.
+func countedTask(ctx context.Context, t *asynq.Task) error {
+	return sweepCounted(ctx, &points{}, []string{string(t.Payload())})
+}
+
+// collectedTask fails when a user failed: the task is retried.
+func collectedTask(ctx context.Context, t *asynq.Task) error {
+	return sweepCollected(ctx, &points{}, []string{string(t.Payload())})
+}
+
+// countedOnlyTask only logs the count: the failed users are lost.
+func countedOnlyTask(ctx context.Context, t *asynq.Task) error {
+	return sweepCountedOnly(ctx, &points{}, []string{string(t.Payload())}) // want `handler countedOnlyTask returns the result of idem003.sweepCountedOnly, which is nil when .*points.AddPoints \(inside idem003.sweepCountedOnly, which reports success\) fails`
+}
