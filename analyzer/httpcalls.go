@@ -162,7 +162,7 @@ func (a *pkgAnalysis) idempotencyKey(ci ssa.CallInstruction) (keyed bool, param 
 				continue
 			}
 			k = textproto.CanonicalMIMEHeaderKey(k)
-			if k != "Idempotency-Key" && k != "X-Idempotency-Key" {
+			if !a.cat.KeyHeader(k) {
 				continue
 			}
 			if fresh, _ := a.keyIndependent(val); fresh {

@@ -183,14 +183,15 @@ func (a *pkgAnalysis) contextTx(v ssa.Value) ssa.Value {
 		if !ok {
 			return nil
 		}
-		fn := callee(call.Common())
-		if fn == nil || fn.FullName() != "context.WithValue" || len(call.Call.Args) != 3 {
+		r, ok := a.find(callee(call.Common()), knowledge.ContextValue)
+		if !ok {
 			return nil
 		}
-		if x := peel(call.Call.Args[2]); a.cat.TypeRole(x.Type()) == knowledge.TxType {
+		_, args := splitArgs(call.Common())
+		if x := peel(arg(args, r.arg)); x != nil && a.cat.TypeRole(x.Type()) == knowledge.TxType {
 			return a.txRoot(x)
 		}
-		v = call.Call.Args[0]
+		v = arg(args, r.key)
 	}
 	return nil
 }

@@ -23,7 +23,10 @@ import (
 // state the sweep selects: the next sweep takes it again, so going on, and
 // acking the message after the loop, loses nothing. A step that fails
 // after the iteration wrote the row's state (marked done, then mailed) is
-// lost: nothing will take that row again.
+// lost: nothing will take that row again. A step that fails after an
+// effect of the iteration (a promo's use given back, then the order's
+// state written) leaves the row for the next sweep, which repeats the
+// effect: reported too.
 
 // sweepFailure reports whether the failure f is a step of a sweep's
 // iteration that runs before the iteration writes its row's state.
@@ -38,7 +41,9 @@ func (s *summary) sweepFailure(f *decision) bool {
 }
 
 // sweepStep reports whether instr runs in an iteration over rows taken in
-// a state (rowsLoop), before any call of that iteration writes the state.
+// a state (rowsLoop), before any call of that iteration writes the state
+// or performs an effect: after an effect (a promo's use given back), the
+// next sweep takes the row again and repeats it.
 func (s *summary) sweepStep(instr ssa.Instruction) bool {
 	b := instr.Block()
 	if b == nil {
@@ -69,7 +74,29 @@ func (s *summary) sweepStep(instr ssa.Instruction) bool {
 				break
 			}
 		}
-		return true
+		return !s.effectBefore(h, instr)
+	}
+	return false
+}
+
+// effectBefore reports whether an effect may run before instr in the
+// iteration of the loop whose header is h: in a block of its body from
+// which instr's block is reached without a new iteration, or earlier in
+// instr's own block. The next sweep would repeat it.
+func (s *summary) effectBefore(h *ssa.BasicBlock, instr ssa.Instruction) bool {
+	b := instr.Block()
+	for _, x := range s.fn.Blocks {
+		if !h.Succs[0].Dominates(x) || x != b && !s.reaches(x, b, h) {
+			continue
+		}
+		for _, y := range x.Instrs {
+			if y == instr {
+				break
+			}
+			if len(s.byInstr[y]) > 0 {
+				return true
+			}
+		}
 	}
 	return false
 }

@@ -518,6 +518,12 @@ func (c *Catalog) KeyField(name string) bool {
 	return false
 }
 
+// KeyHeader reports whether an HTTP header, in canonical form, carries an
+// idempotency key (KeyHeaders).
+func (c *Catalog) KeyHeader(canonical string) bool {
+	return slices.Contains(c.base.KeyHeaders, canonical)
+}
+
 // RemoteEffect reports whether a remote method, by its name, is an
 // effect: not a read (GetBalance, ListOrders: ReadVerbs) nor an overwrite
 // (SetState, PutObject, DeleteOrder: OverwriteVerbs), each verb followed

@@ -184,6 +184,7 @@ var base = Base{
 		"Analyze", "Analyse", "Render"},
 	KeyFields: []string{"IdempotencyKey", "IdempotentKey", "IdempotenceKey", "IdemKey", "IdempotencyID",
 		"IdempotencyToken", "DedupKey", "DedupeKey", "DeduplicationKey", "DeduplicationID"},
+	KeyHeaders: []string{"Idempotency-Key", "X-Idempotency-Key"},
 	// The commands behind go-redis's effect methods, for clients that name
 	// the command by a string.
 	RedisCommands: RedisCommands{
@@ -911,6 +912,7 @@ var stdRules = concat(
 		{Name: "os.IsNotExist", Role: Benign},
 		// A context's error is a shutdown, not a failed step.
 		{Name: "(context.Context).Err", Role: Ignore},
+		{Name: "context.WithValue", Role: ContextValue, Arg: "val", Key: "parent"},
 	},
 	// Decoding and validation: a failure is a poison message, acked on purpose.
 	func() []Rule {

@@ -78,6 +78,7 @@ const (
 	KVWrite                        // writes a key of a key-value store by overwrite or compare-and-set (a NATS KV Put): no effect, but work a lost message loses
 	Commit                         // commits the SQL transaction it is called on: what was written on it stays; a transaction never committed is rolled back
 	CompleteTx                     // completes (acks) a job in the SQL transaction Arg: the ack commits or rolls back with what was written on it (River's JobCompleteTx)
+	ContextValue                   // returns a context that carries the value Arg, from the context Key (context.WithValue): a transaction handed to repositories that way is followed
 )
 
 // consumes reports whether r is a role of a broker's consumer side.
@@ -97,7 +98,7 @@ var roleNames = map[Role]string{
 	UniqueTest: "unique test", Prepare: "prepare", NewRequest: "new request", RowsAffected: "rows affected",
 	Scan: "scan", RedisMark: "redis mark", Register: "register", AtMostOnce: "at-most-once", ExclusiveQueue: "exclusive queue", Dedup: "dedup", Telemetry: "telemetry",
 	Ignore: "ignore", Decode: "decode", Benign: "benign", HeaderSet: "header set", NoReturn: "no return",
-	FreshValue: "fresh value", RandRead: "rand read", ClockMethod: "clock method",
+	ContextValue: "context value", FreshValue: "fresh value", RandRead: "rand read", ClockMethod: "clock method",
 	Serialize: "serialize", Deserialize: "deserialize", RowLookup: "row lookup", RowWrite: "row write",
 	Reply: "reply", Collection: "collection", Model: "model", Columns: "columns", KVWrite: "kv write", Commit: "commit", CompleteTx: "complete tx",
 }
@@ -369,6 +370,10 @@ type Base struct {
 	// (a gRPC request's IdempotencyKey): the service drops a repeat that
 	// sends the same key. Compared without case, "_" and "-".
 	KeyFields []string
+	// KeyHeaders: HTTP headers that carry an idempotency key
+	// (Idempotency-Key): a provider drops a repeated request that sends
+	// the same one. Compared in canonical form.
+	KeyHeaders []string
 }
 
 // QueryBuilder describes a SQL builder type: the text its Build methods
