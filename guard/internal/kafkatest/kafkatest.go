@@ -42,9 +42,13 @@ const (
 
 // The settings a Member gives its adapter.
 const (
-	MinBackoff     = time.Millisecond       // WithBackoff's min
-	MaxBackoff     = 5 * time.Millisecond   // WithBackoff's max
-	HandlerTimeout = 200 * time.Millisecond // WithTimeout
+	MinBackoff = time.Millisecond     // WithBackoff's min
+	MaxBackoff = 5 * time.Millisecond // WithBackoff's max
+	// HandlerTimeout is WithTimeout's. One scenario step waits for it (a
+	// handler that blocks); every other call must finish well within it,
+	// batches of eight through a real store included, on a loaded 2-core
+	// machine: 200 ms was too short there for a batch's mark.
+	HandlerTimeout = 2 * time.Second
 )
 
 // wait bounds every wait of a scenario: a failure bound, never a pace.
