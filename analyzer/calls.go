@@ -1037,9 +1037,9 @@ func (a *pkgAnalysis) effectRule(s *summary, ci ssa.CallInstruction, r bound, re
 		}
 	case knowledge.RequestSubject:
 		subjects, _, ok := a.texts(arg(args, r.arg), 0)
-		if ok && slices.ContainsFunc(subjects, writeSubject) {
+		if i := slices.IndexFunc(subjects, writeSubject); ok && i >= 0 {
 			// A verb of a Sprintf format is a token of the subject: "*".
-			a.addRemote(s, ci, describeCall(cc)+" "+strconv.Quote(strings.ReplaceAll(subjects[0], sqlclass.Unknown, "*")), recv, nil)
+			a.addRemote(s, ci, describeCall(cc)+" "+strconv.Quote(strings.ReplaceAll(subjects[i], sqlclass.Unknown, "*")), recv, nil)
 		} else {
 			a.addPublish(s, ci, describeCall(cc), recv)
 		}

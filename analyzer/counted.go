@@ -17,8 +17,21 @@ import (
 // recordTests returns the blocks that test what d's failure side records:
 // blocks ending in an If whose condition compares a counter the failure
 // side increments, or the length of a slice it appends to, with a
-// constant. A path from the failure stops there.
+// constant. A path from the failure stops there. Decided once per failure.
 func (s *summary) recordTests(d *decision) map[*ssa.BasicBlock]bool {
+	if t, ok := s.recTests[d]; ok {
+		return t
+	}
+	if s.recTests == nil {
+		s.recTests = map[*decision]map[*ssa.BasicBlock]bool{}
+	}
+	t := s.findRecordTests(d)
+	s.recTests[d] = t
+	return t
+}
+
+// findRecordTests computes recordTests.
+func (s *summary) findRecordTests(d *decision) map[*ssa.BasicBlock]bool {
 	if d.fresh == nil {
 		return nil
 	}

@@ -275,11 +275,12 @@ type summary struct {
 	guardWork    map[ssa.Instruction]*occ // guard calls as work (workAt), built lazily
 	dispatch     map[ssa.Instruction]*occ // calls that dispatch the message to a handler, as work
 	benign       []benignSide
-	excuses      map[*decision]bool         // failures that lose nothing (excused), built lazily
-	writes       map[string]map[string]bool // table, collection or model → the columns written, here or in a callee
-	drops        []ssa.CallInstruction      // naks without requeue in a program that declares no dead-letter exchange
-	row          *stateFact                 // the function returns a looked-up row
-	clears       []clearAt                  // statements that remove rows an insert may write again
+	excuses      map[*decision]bool                     // failures that lose nothing (excused), built lazily
+	recTests     map[*decision]map[*ssa.BasicBlock]bool // the blocks testing what a failure counted (recordTests), built lazily
+	writes       map[string]map[string]bool             // table, collection or model → the columns written, here or in a callee
+	drops        []ssa.CallInstruction                  // naks without requeue in a program that declares no dead-letter exchange
+	row          *stateFact                             // the function returns a looked-up row
+	clears       []clearAt                              // statements that remove rows an insert may write again
 	redisMarks   int
 	// sends: the function publishes a message, here or in a callee (an
 	// effect only with -publish): a step whose failure is no poison

@@ -309,9 +309,9 @@ func (a *pkgAnalysis) asCalled(s, cs *summary, f *ssa.Function, args []ssa.Value
 	}
 	as := *cs
 	as.writes = map[string]map[string]bool{}
-	for t, cs := range cs.writes {
+	for t, written := range cs.writes {
 		if t = table(t); t != "" {
-			as.writes[t] = cols(cs)
+			as.writes[t] = cols(written)
 		}
 	}
 	if cs.row != nil {

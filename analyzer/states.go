@@ -624,7 +624,7 @@ func (a *pkgAnalysis) writeRow(s *summary, recv, val ssa.Value, cols []string) {
 // of a slice of them): "model:" and its named type; "" for anything else
 // (a map). A model of a type parameter (a generic store's var obj T) is
 // named by the parameter's index, paramTable: a call of an instance names
-// its type (instantiated).
+// its type (asCalled).
 func modelTable(v ssa.Value) string {
 	if v == nil {
 		return ""

@@ -220,9 +220,9 @@ func each(role Role, client, recv string, names ...string) []Rule {
 // kvRequests returns a KVWrite rule for the Do method of each request
 // type.
 func kvRequests(client, pkg string, types ...string) []Rule {
-	out := make([]Rule, 0, len(types))
+	var out []Rule
 	for _, t := range types {
-		out = append(out, Rule{Name: "(" + pkg + "." + t + ").Do", Role: KVWrite, Client: client})
+		out = append(out, each(KVWrite, client, pkg+"."+t, "Do")...)
 	}
 	return out
 }
