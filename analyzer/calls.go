@@ -38,6 +38,9 @@ func (a *pkgAnalysis) visitCall(s *summary, ci ssa.CallInstruction) {
 			}
 		}
 	}
+	if !handled && a.generatedLookup(s, ci, fn, recv) {
+		handled = true
+	}
 	if !handled && fn != nil && a.apiRequest(fn) {
 		if f := cc.StaticCallee(); cc.IsInvoke() && len(a.callees[ci]) == 0 || f != nil && !a.local(f.Pkg) {
 			s.callsOut = true
@@ -478,6 +481,9 @@ func (a *pkgAnalysis) importedFacts(s *summary, ci ssa.CallInstruction, fn *type
 	obj := fn.Origin()
 	var ef effectsFact
 	if a.importFact(obj, &ef) && !ef.Root {
+		for _, t := range ef.Tables {
+			s.addWrite(t)
+		}
 		for _, e := range ef.Effects {
 			o := &occ{instr: ci, pos: ci.Pos(), kind: e.Kind, inner: a.posFor(e), innerFact: e, param: -1, pooled: e.Pooled}
 			if !o.inner.IsValid() {
@@ -929,8 +935,8 @@ func (a *pkgAnalysis) effectRule(s *summary, ci ssa.CallInstruction, r bound, re
 	switch r.Mode {
 	case knowledge.Always, knowledge.Insert:
 		if r.Kind == knowledge.SQL {
-			if t := modelTable(peelVariadic(arg(args, max(r.arg, 0)))); t != "" {
-				s.addWrite(t) // an ORM insert of a model (xorm's Insert(&bean))
+			if t := a.insertTable(peelVariadic(arg(args, max(r.arg, 0)))); t != "" {
+				s.addWrite(t) // an ORM insert of a model (xorm's Insert(&bean)), a generated create spec
 			}
 		}
 		desc := describeCall(cc)

@@ -146,6 +146,11 @@ func (s *summary) cond(v ssa.Value, depth int) (*check, impl, impl) {
 		return s.compare(x)
 	case *ssa.Call:
 		fn := callee(x.Common())
+		if notFoundTest(fn) && len(x.Call.Args) == 1 {
+			if d := s.values[x.Call.Args[0]]; d != nil && d.kind == vErr && d.sentinel == knowledge.NoRows {
+				return d.chk, d.s, implNone
+			}
+		}
 		if fn != nil && fn.FullName() == "errors.Is" && len(x.Call.Args) == 2 {
 			if d := s.values[x.Call.Args[0]]; d != nil && d.kind == vErr {
 				if sentinelMatches(s.cat, globalName(x.Call.Args[1]), d.sentinel) {
@@ -186,6 +191,17 @@ func (s *summary) cond(v ssa.Value, depth int) (*check, impl, impl) {
 		}
 	}
 	return nil, implNone, implNone
+}
+
+// notFoundTest reports whether fn is a predicate telling a not-found error,
+// as ent generates one (ent.IsNotFound(err)): a function named IsNotFound
+// of one error returning a bool.
+func notFoundTest(fn *types.Func) bool {
+	if fn == nil || fn.Name() != "IsNotFound" {
+		return false
+	}
+	sig := fn.Type().(*types.Signature)
+	return sig.Params().Len() == 1 && isError(sig.Params().At(0).Type()) && sig.Results().Len() == 1 && isBool(sig.Results().At(0).Type())
 }
 
 // sentinelMatches reports whether the sentinel error name (qualified)

@@ -18,6 +18,9 @@ import (
 type effectsFact struct {
 	Effects []factEffect
 	Root    bool // the function is itself a handler; it reports its own effects
+	// Tables are the tables the function writes, for a caller's lookup of
+	// one of them before the call (check-then-act).
+	Tables []string
 }
 
 // factEffect is one effect of a function, where it really happens.

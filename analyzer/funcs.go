@@ -276,6 +276,7 @@ type summary struct {
 	dispatch     map[ssa.Instruction]*occ // calls that dispatch the message to a handler, as work
 	benign       []benignSide
 	excuses      map[*decision]bool                     // failures that lose nothing (excused), built lazily
+	tick         bool                                   // a handler that reads nothing of its message (tick.go)
 	recTests     map[*decision]map[*ssa.BasicBlock]bool // the blocks testing what a failure counted (recordTests), built lazily
 	writes       map[string]map[string]bool             // table, collection or model → the columns written, here or in a callee
 	drops        []ssa.CallInstruction                  // naks without requeue in a program that declares no dead-letter exchange

@@ -53,7 +53,12 @@ iteration wrote that row's state: the next sweep takes the row again
 next_run_at <= $1, that the iteration moves on). Nor does a loop that
 counts a failure (failed++) or collects its error (errs = append(errs,
 err)) and goes on, when a test of that count or collection after the
-loop returns an error: the failure is reported, later.
+loop returns an error: the failure is reported, later. Nor does a
+handler that reads nothing of its message beyond decoding it (a periodic
+task's tick: no field of its payload or arguments is read) when the step
+failed outside a loop: the message carried nothing, and the next tick
+takes up what the store still holds; a loop's steps are judged as a
+sweep's.
 Nor does an ack after the failed message was published again — its body
 or its decoded event, to a retry or dead-letter queue — once that
 publish succeeded (its error tested); an ack after a publish whose error is
@@ -272,13 +277,14 @@ func (s *summary) failuresBefore(b *ssa.BasicBlock) []*decision {
 
 // excused reports whether the failure f loses no message wherever it
 // leads: a sweep's step before its row's state is written (sweepFailure),
-// or a retest of an error already handled (classifiedRetest). Decided once
+// a retest of an error already handled (classifiedRetest), or a tick's
+// step outside a loop (tick.go; a loop's steps are the sweep rule's). Decided once
 // per failure, after the benign sides are collected.
 func (s *summary) excused(f *decision) bool {
 	if s.excuses == nil {
 		s.excuses = map[*decision]bool{}
 		for _, g := range s.failures {
-			s.excuses[g] = s.sweepFailure(g) || s.classifiedRetest(g)
+			s.excuses[g] = s.sweepFailure(g) || s.classifiedRetest(g) || s.tick && !inLoop(g.blk)
 		}
 	}
 	return s.excuses[f]

@@ -8,7 +8,9 @@ a write of it. Two concurrent deliveries both pass the lookup. A state check
 is one too: a row read, a branch on its state (` + "`" + `if o.Status == "paid"` + "`" + `) and an
 UPDATE that sets that state with the effect, in separate transactions or
 after the effect, leaves the same window; without -strict it counts as a
-dedup check.
+dedup check. A lookup through an ORM's generated query builder counts as
+any other: ent's Query().Where(…).Exist(ctx), Only (its error tested with
+IsNotFound) or Count of the table the handler then inserts into.
 `,
 	Bad: `err := tx.QueryRowContext(ctx, ` + "`" + `SELECT 1 FROM processed WHERE id = $1` + "`" + `, id).Scan(&one)
 if err == nil {

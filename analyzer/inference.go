@@ -2,6 +2,8 @@ package analyzer
 
 import (
 	"go/types"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -234,7 +236,7 @@ func (a *pkgAnalysis) exportFacts() {
 			continue
 		}
 		if len(s.unguarded) > 0 && !a.topRoot(s) {
-			f := &effectsFact{}
+			f := &effectsFact{Tables: slices.Sorted(maps.Keys(s.writes))}
 			for _, o := range s.unguarded {
 				e := o.innerFact
 				e.Desc = o.desc // the chain of calls down to the effect

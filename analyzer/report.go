@@ -83,6 +83,7 @@ func (a *pkgAnalysis) check(fn *ssa.Function) {
 		return
 	}
 	name := handlerName(fn)
+	s.tick = s.param && a.tick(fn)
 	if a.topRoot(s) || a.unreported(s) {
 		inScope := a.scope(s)
 		for _, o := range s.occs {

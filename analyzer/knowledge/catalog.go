@@ -441,6 +441,10 @@ func (c *Catalog) SQLShape(name string) (m Mode, ok bool) {
 	return m, ok
 }
 
+// GeneratedQueries returns the shapes of the ORMs' generated query
+// builders.
+func (c *Catalog) GeneratedQueries() []GeneratedQuery { return c.base.GeneratedQueries }
+
 // QueryBuilder returns the SQL builder of type t (or a pointer to it), nil
 // for other types.
 func (c *Catalog) QueryBuilder(t types.Type) *QueryBuilder {

@@ -141,6 +141,17 @@ var base = Base{
 		"Exec": SQLExec, "Query": SQLQuery, "QueryRow": SQLQuery,
 		"QueryxContext": SQLQuery, "QueryRowxContext": SQLQuery, // sqlx-shaped
 	},
+	// ent: per entity, UserQuery with Where(predicate.User…) and its
+	// terminal methods; UserCreate saving through sqlgraph.CreateNode.
+	GeneratedQueries: []GeneratedQuery{{
+		Suffix: "Query", Predicates: "predicates", Selector: "entgo.io/ent/dialect/sql.Selector",
+		Lookups: map[string]Lookup{
+			"Only": LookupRow, "OnlyX": LookupRow, "First": LookupRow, "FirstX": LookupRow,
+			"OnlyID": LookupID, "OnlyIDX": LookupID, "FirstID": LookupID, "FirstIDX": LookupID,
+			"Exist": LookupExists, "ExistX": LookupExists, "Count": LookupCount, "CountX": LookupCount,
+		},
+		TableConst: "Table", CreateSpec: "entgo.io/ent/dialect/sql/sqlgraph.CreateSpec", SpecCtor: "NewCreateSpec", SpecTable: "Table",
+	}},
 	// SQL builders: huandu/go-sqlbuilder, Masterminds/squirrel.
 	QueryBuilders: []QueryBuilder{
 		{Type: "github.com/huandu/go-sqlbuilder.UpdateBuilder", Stmt: "UPDATE", Build: []string{"Build", "BuildWithFlavor"},
@@ -794,12 +805,13 @@ var sqlRules = concat(
 		return append(out, Rule{Name: "{mongo}.IsDuplicateKeyError", Role: UniqueTest, Arg: "err"})
 	}(),
 
-	// --- ent: a generated create builder's Save calls sqlgraph (updates are
-	// not classified; a plain insert: the conflict options of the spec are
-	// not read); bun: an insert query, classified by its chain (On("CONFLICT
+	// --- ent: a generated create builder's Save calls sqlgraph with a spec
+	// naming the table (updates are not classified; a plain insert: the
+	// conflict options of the spec are not read; the generated query
+	// builders' reads are recognised by their shape, not listed); bun: an insert query, classified by its chain (On("CONFLICT
 	// … DO NOTHING"), Ignore()) as gorm's Create by its clauses.
 	[]Rule{
-		{Name: "entgo.io/ent/dialect/sql/sqlgraph.CreateNode", Role: Effect, Kind: SQL},
+		{Name: "entgo.io/ent/dialect/sql/sqlgraph.CreateNode", Role: Effect, Kind: SQL, Arg: "spec"},
 		{Name: "entgo.io/ent/dialect/sql/sqlgraph.BatchCreate", Role: Effect, Kind: SQL},
 		sql("(github.com/uptrace/bun.InsertQuery).Exec", GormCreate, ""),
 		sql("(github.com/uptrace/bun.InsertQuery).Scan", GormCreate, ""),

@@ -356,6 +356,10 @@ type Base struct {
 	// QueryBuilders: SQL builders whose rendered text (Build) is a
 	// statement of the builder's kind.
 	QueryBuilders []QueryBuilder
+	// GeneratedQueries: the query and create builders an ORM generates
+	// into the user's module (ent's UserQuery, UserCreate), known by their
+	// shape since their package is the user's.
+	GeneratedQueries []GeneratedQuery
 	// ReadVerbs: name prefixes of remote methods that only read (GetUser,
 	// ListOrders); OverwriteVerbs: of those whose repeat leaves the same
 	// state, as an HTTP PUT or DELETE (SetState, DeleteOrder). Another
@@ -389,6 +393,35 @@ type QueryBuilder struct {
 	Suffix     []string          // methods whose text (first argument) ends the statement: squirrel's Suffix("ON CONFLICT (id) DO NOTHING")
 	Options    []string          // methods whose texts follow the statement's verb: squirrel's Options("IGNORE")
 }
+
+// GeneratedQuery describes an ORM's generated query builders: a struct
+// named <Entity><Suffix> whose Predicates field is a slice of functions of
+// one *Selector. Its Lookups methods run the query; the entity's package
+// (imported by the builder's, named as the entity in lower case) declares
+// the table as the constant TableConst. Its create builders hand the graph
+// layer a CreateSpec, made by SpecCtor from the table (its first
+// argument) or as a literal with the table in the field SpecTable.
+type GeneratedQuery struct {
+	Suffix     string            // Query
+	Predicates string            // predicates
+	Selector   string            // entgo.io/ent/dialect/sql.Selector
+	Lookups    map[string]Lookup // Only, Exist, Count … → what the method returns
+	TableConst string            // Table
+	CreateSpec string            // entgo.io/ent/dialect/sql/sqlgraph.CreateSpec
+	SpecCtor   string            // NewCreateSpec
+	SpecTable  string            // Table
+}
+
+// Lookup is what a generated query's terminal method returns.
+type Lookup string
+
+// The lookups of a generated query.
+const (
+	LookupRow    Lookup = "row"    // the row, or a not-found error (Only, First)
+	LookupID     Lookup = "id"     // its id, or a not-found error (OnlyID)
+	LookupExists Lookup = "exists" // whether a row exists (Exist)
+	LookupCount  Lookup = "count"  // how many rows match (Count)
+)
 
 // RedisCommands classifies Redis commands by name.
 type RedisCommands struct {
