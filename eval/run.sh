@@ -3,7 +3,8 @@
 #
 #   bash eval/run.sh SET [TOOL]
 #
-# SET names a labelled set, eval/SET.yaml (dev, test, fresh, fresh2, fresh3, fresh4, fresh5, fresh5b, fresh6, fresh7, fresh8, fresh9, fresh10, fresh11, fresh12, fresh13, fresh14, fresh15, fresh16, fresh17, fresh18). TOOL is the idemlint binary; by default
+# SET names a labelled set, eval/SET.yaml (dev, test, fresh, fresh2 … fresh20:
+# ls eval/*.yaml). TOOL is the idemlint binary; by default
 # ./cmd/idemlint is built into a temporary directory. Outputs go to $OUT
 # (default: a new temporary directory, printed): for each mode (standalone,
 # vet) and module, MODE/SLUG.json (stdout), MODE/SLUG.stderr, MODE/SLUG.rc
@@ -21,7 +22,7 @@ set -u
 export GOWORK=off
 
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then
-	echo "usage: bash eval/run.sh dev|test|fresh|fresh2|fresh3|fresh4|fresh5|fresh5b|fresh6|fresh7|fresh8|fresh9|fresh10|fresh11|fresh12|fresh13|fresh14|fresh15|fresh16|fresh17|fresh18 [TOOL]" >&2
+	echo "usage: bash eval/run.sh SET [TOOL]   (SET: a file eval/SET.yaml)" >&2
 	exit 2
 fi
 SET=$1
