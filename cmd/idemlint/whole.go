@@ -80,6 +80,15 @@ func whole(s standaloneArgs) int {
 	// compiled): the client packages among its direct dependencies are
 	// analysed from source too, and the cache key hashes the listing.
 	listing, lerr := packages.Load(&packages.Config{Mode: cacheMode, BuildFlags: build, Tests: s.tests}, patterns...)
+	if lerr != nil && len(mods) > 0 {
+		// The module-wide patterns fail where the packages named load (a
+		// go.sum entry of a module outside the build that no longer
+		// verifies): analyse the packages named and what they import.
+		first, _, _ := strings.Cut(lerr.Error(), "\n")
+		fmt.Fprintf(os.Stderr, "idemlint: warning: %s could not be listed (%s); analysing the packages named only\n", strings.Join(mods, " "), first)
+		patterns, mods = s.patterns, nil
+		listing, lerr = packages.Load(&packages.Config{Mode: cacheMode, BuildFlags: build, Tests: s.tests}, patterns...)
+	}
 	if lerr != nil {
 		listing = nil
 	}
@@ -193,6 +202,9 @@ func report(prog []*packages.Package, diags []analyzer.Finding, err error, targe
 	}
 	res.failed = failed
 	if len(prog) == 0 {
+		if len(res.stderr) == 0 {
+			res.stderr = append(res.stderr, "idemlint: no package of the program could be loaded")
+		}
 		res.failed = true
 		return true
 	}
