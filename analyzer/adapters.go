@@ -49,7 +49,7 @@ func (a *pkgAnalysis) adapterMessages() []knowledge.Message {
 			if !ok {
 				continue
 			}
-			v := peel(ret.Results[0])
+			v := peel(returned(ret, 0))
 			if a.holderMessage(v.Type()) == nil {
 				continue
 			}

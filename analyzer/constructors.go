@@ -191,8 +191,8 @@ func localResults(v ssa.Value, index int) []ssa.Value {
 	}
 	var out []ssa.Value
 	for _, b := range f.Blocks {
-		if r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && index < len(r.Results) && !isNilConst(r.Results[index]) {
-			out = append(out, r.Results[index]) // not the nil of an error return
+		if r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && index < len(r.Results) && !isNilConst(returned(r, index)) {
+			out = append(out, returned(r, index)) // not the nil of an error return
 		}
 	}
 	return out

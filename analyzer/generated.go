@@ -190,7 +190,7 @@ func createSpecTable(v ssa.Value, g *knowledge.GeneratedQuery, depth int) string
 		}
 		for _, b := range call.Call.StaticCallee().Blocks {
 			if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && x.Index < len(ret.Results) {
-				if t := createSpecTable(ret.Results[x.Index], g, depth+1); t != "" {
+				if t := createSpecTable(returned(ret, x.Index), g, depth+1); t != "" {
 					return t
 				}
 			}

@@ -133,9 +133,9 @@ func (a *pkgAnalysis) returnAcks(s *summary, r *ssa.Return) bool {
 		return false
 	}
 	if ra, ok := a.resultAck[s.fn]; ok {
-		return ra.acks(r.Results[ra.index])
+		return ra.acks(returned(r, ra.index))
 	}
-	return a.returnAcked(s.fn) && isNilConst(r.Results[len(r.Results)-1])
+	return a.returnAcked(s.fn) && isNilConst(returned(r, len(r.Results)-1))
 }
 
 // handoffWork describes the effect of the workers a channel send hands a

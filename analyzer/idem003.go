@@ -22,7 +22,8 @@ purpose (IsPermanent, errors.Is, a comparison with a sentinel error such as
 asynq.ErrTaskIDConflict, also through a helper's (T, bool)) may ack, and
 so may the handler that goes on from that side to its next step. A step
 whose error nothing reads (` + "`_ = repo.AddPoints(ctx, …)`" + `, a call of a function
-that writes, performs an effect or calls an API, its error dropped) fails
+that writes, performs an effect, publishes (a task enqueued for the next
+step is work the message is for) or calls an API, its error dropped) fails
 unseen the same way, and so does a call of a function of the program that
 logs a step's failure and returns success (no error, or a nil one; where
 the function returns no error, a "retry" bool, what it returns when the
@@ -141,9 +142,9 @@ func (a *pkgAnalysis) checkFailureAcks(s *summary, name string) {
 		if byResult {
 			// The dispatcher acks on this result's value: a return of that
 			// value after a failure loses the message.
-			if !ra.acks(r.Results[ra.index]) {
+			if !ra.acks(returned(r, ra.index)) {
 				if ra.isErr {
-					a.checkReturnedSwallow(r, r.Results[ra.index], name)
+					a.checkReturnedSwallow(r, returned(r, ra.index), name)
 				}
 				continue
 			}
@@ -153,19 +154,19 @@ func (a *pkgAnalysis) checkFailureAcks(s *summary, name string) {
 				} else {
 					a.report(IDEM003, r.Pos(), name, f.blk.Instrs[len(f.blk.Instrs)-1].Pos(), "the failure", "handler %s returns %s when %s fails, and its dispatcher acks on that: the message is lost", name, ra, f.what)
 				}
-			} else if c := a.returnedStep(s, r.Results[ra.index]); ra.always && c != nil {
+			} else if c := a.returnedStep(s, returned(r, ra.index)); ra.always && c != nil {
 				a.report(IDEM003, r.Pos(), name, token.NoPos, "", "handler %s returns the error of %s, and its consumer commits the message whatever the handler returns: when it fails the message is lost", name, describeCall(c.Common()))
 			} else if d := s.discardBefore(r); d != nil {
 				a.report(IDEM003, r.Pos(), name, d.call.Pos(), "the discarded error", "handler %s returns %s when %s fails: its error is discarded and the message acked and lost", name, ra, d.what)
 			}
 			continue
 		}
-		if !isNilConst(r.Results[res.Len()-1]) {
-			a.checkReturnedSwallow(r, r.Results[res.Len()-1], name)
+		if !isNilConst(returned(r, res.Len()-1)) {
+			a.checkReturnedSwallow(r, returned(r, res.Len()-1), name)
 			continue
 		}
 		if res.Len() == 2 { // rocketmq: (ConsumeResult, error)
-			if n, ok := constInt(r.Results[0]); !ok || n != 0 {
+			if n, ok := constInt(returned(r, 0)); !ok || n != 0 {
 				continue
 			}
 		}
@@ -193,11 +194,21 @@ func (a *pkgAnalysis) checkReturnedSwallow(r *ssa.Return, v ssa.Value, name stri
 
 // returnedStep returns the call whose error v is, returned untested, when
 // that call is a working step (see stepWorks) whose failure is no poison
-// message: `return l.articleOperate(msg)`.
+// message: `return l.articleOperate(msg)`. A call made on the failure side
+// of an earlier step handles that failure (publishes it, marks the job
+// failed) and is no step of its own.
 func (a *pkgAnalysis) returnedStep(s *summary, v ssa.Value) *ssa.Call {
 	c := untestedCall(v)
 	if c == nil || !a.failingCall(c, 0) || !a.stepWorks(s, c) {
 		return nil
+	}
+	b := c.Block()
+	for h := b.Idom(); h != nil; h = h.Idom() {
+		if in, ok := h.Instrs[len(h.Instrs)-1].(*ssa.If); ok {
+			if i := a.failureSide(s, in); i >= 0 && h.Succs[i].Dominates(b) {
+				return nil
+			}
+		}
 	}
 	return c
 }
@@ -314,7 +325,11 @@ func (s *summary) classifiedRetest(g *decision) bool {
 // branch that handles an error or a duplicate on purpose.
 func (s *summary) onDuplicateSide(b *ssa.BasicBlock) bool {
 	for _, bb := range s.benign {
-		if bb.side.Dominates(b) && !s.reaches(bb.other, b, bb.blk) {
+		// The side must be entered by benign branches only: a join the
+		// success side reaches too (`err != nil && !errors.Is(err,
+		// ErrNotFound)` continues where err == nil does) is no
+		// duplicate's side.
+		if s.benignOnly(bb.side) && bb.side.Dominates(b) && !s.reaches(bb.other, b, bb.blk) {
 			return true
 		}
 	}
@@ -329,6 +344,23 @@ func (s *summary) onDuplicateSide(b *ssa.BasicBlock) bool {
 		}
 	}
 	return false
+}
+
+// benignOnly reports whether every edge into side is a benign branch's
+// (`case errors.Is(err, errPermanent), guard.Permanent(err):` joins two).
+func (s *summary) benignOnly(side *ssa.BasicBlock) bool {
+	for _, p := range side.Preds {
+		benign := false
+		for _, bb := range s.benign {
+			if bb.blk == p && bb.side == side {
+				benign = true
+			}
+		}
+		if !benign {
+			return false
+		}
+	}
+	return true
 }
 
 // failureReaches reports whether b can be reached from f's failure side
@@ -571,13 +603,13 @@ func (a *pkgAnalysis) checkSkippedFailures(s *summary, name string) {
 	}
 	for _, b := range s.fn.Blocks {
 		r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
-		if !ok || !r.Pos().IsValid() || ra.acks(r.Results[ra.index]) {
+		if !ok || !r.Pos().IsValid() || ra.acks(returned(r, ra.index)) {
 			continue
 		}
 		what := ""
 		if f := s.failureBefore(b); f != nil {
 			what = f.what
-		} else if c := untestedCall(r.Results[ra.index]); c != nil {
+		} else if c := untestedCall(returned(r, ra.index)); c != nil {
 			what = describeCall(c.Common())
 		}
 		if what != "" {
@@ -696,7 +728,7 @@ func (a *pkgAnalysis) settledInside(f *decision) bool {
 	errs := 0
 	for _, b := range g.Blocks {
 		r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
-		if !ok || len(r.Results) == 0 || !isError(r.Results[len(r.Results)-1].Type()) || isNilConst(r.Results[len(r.Results)-1]) {
+		if !ok || len(r.Results) == 0 || !isError(returned(r, len(r.Results)-1).Type()) || isNilConst(returned(r, len(r.Results)-1)) {
 			continue
 		}
 		errs++

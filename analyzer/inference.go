@@ -105,8 +105,8 @@ func (a *pkgAnalysis) inferDedupResult(s *summary) {
 				}
 			}
 			for _, r := range returns {
-				v := r.Results[i]
-				if errIdx >= 0 && !isNilConst(r.Results[errIdx]) {
+				v := returned(r, i)
+				if errIdx >= 0 && !isNilConst(returned(r, errIdx)) {
 					// A failing return, unless it passes a check's own
 					// (value, error) on: return rdb.SetNX(…).Result().
 					if d := s.values[v]; d == nil || d.kind != vBool {
@@ -138,7 +138,7 @@ func (a *pkgAnalysis) inferDedupResult(s *summary) {
 		if i == errIdx {
 			ok, any := true, false
 			for _, r := range returns {
-				v := r.Results[i]
+				v := returned(r, i)
 				if isNilConst(v) {
 					any = true
 					if s.sideOf(r.Block()) != implFresh {
@@ -162,14 +162,14 @@ func (s *summary) intDedup(returns []*ssa.Return, i, errIdx, keyParam int) *dedu
 	}
 	var d0 *dval
 	for _, r := range returns {
-		if d := s.values[r.Results[i]]; d != nil && d.kind == vInt {
+		if d := s.values[returned(r, i)]; d != nil && d.kind == vInt {
 			if d0 != nil && (d0.chk != d.chk || d0.t != d.t || d0.f != d.f) {
 				return nil
 			}
 			d0 = d
 			continue
 		}
-		if errIdx >= 0 && !isNilConst(r.Results[errIdx]) {
+		if errIdx >= 0 && !isNilConst(returned(r, errIdx)) {
 			continue // a failing return: callers test the error first
 		}
 		return nil

@@ -277,7 +277,7 @@ func failingReturn(ret *ssa.Return) bool {
 	if len(ret.Results) == 0 {
 		return false
 	}
-	last := ret.Results[len(ret.Results)-1]
+	last := returned(ret, len(ret.Results)-1)
 	return isError(last.Type()) && !isNilConst(last)
 }
 

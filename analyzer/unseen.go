@@ -20,9 +20,9 @@ type discard struct {
 }
 
 // collectDiscards finds the calls of s whose error result is never read
-// and whose failure matters: an effect, a write, or a step of the program
-// (or of an API client) that does one. A discarded error of decoding, of
-// telemetry, of publishing alone or of closing a body is none. A call of a
+// and whose failure matters: an effect, a write, a publish, or a step of
+// the program (or of an API client) that does one. A discarded error of
+// decoding, of telemetry or of closing a body is none. A call of a
 // function of the program that swallows a failure of its own (see
 // swallowed) is one too, whatever its caller does with its result.
 func (a *pkgAnalysis) collectDiscards(s *summary) {
@@ -69,11 +69,12 @@ func discardsError(c *ssa.Call) bool {
 	return false
 }
 
-// stepWorks reports whether the call c of s performs an effect or a write,
-// here or in what it calls, or is an API client's request: a step whose
-// failure loses something a redelivery would do again.
+// stepWorks reports whether the call c of s performs an effect, a write
+// or a publish, here or in what it calls, or is an API client's request: a
+// step whose failure loses something a redelivery would do again (a task
+// enqueued for the next step, an event for another service).
 func (a *pkgAnalysis) stepWorks(s *summary, c *ssa.Call) bool {
-	if len(s.byInstr[c]) > 0 || s.wroteAt[c] {
+	if len(s.byInstr[c]) > 0 || s.wroteAt[c] || s.publishes[c] {
 		return true
 	}
 	for _, f := range a.calleesOf(c) {
@@ -86,7 +87,7 @@ func (a *pkgAnalysis) stepWorks(s *summary, c *ssa.Call) bool {
 			}
 			continue
 		}
-		if cs := a.summary(f); len(cs.occs) > 0 || cs.nwrites > 0 || cs.callsOut {
+		if cs := a.summary(f); len(cs.occs) > 0 || cs.nwrites > 0 || cs.callsOut || cs.sends {
 			return true
 		}
 	}
@@ -171,7 +172,7 @@ func (a *pkgAnalysis) swallowed(f *ssa.Function) string {
 	}
 	for _, b := range f.Blocks {
 		r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
-		if !ok || errIdx >= 0 && !isNilConst(r.Results[errIdx]) || a.settles(s, b) {
+		if !ok || errIdx >= 0 && !isNilConst(returned(r, errIdx)) || a.settles(s, b) {
 			continue
 		}
 		// Every failure that reaches the return counts, not only the

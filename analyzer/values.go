@@ -719,7 +719,7 @@ func (a *pkgAnalysis) freshFunc(fn *types.Func) string {
 				if !ok {
 					continue
 				}
-				ind, gen := a.keyIndependent(r.Results[0])
+				ind, gen := a.keyIndependent(returned(r, 0))
 				if !ind {
 					g = ""
 					break
@@ -854,4 +854,27 @@ func writeVerb(name string) bool { return knowledge.HasVerb(name, writeVerbs) }
 func isBool(t types.Type) bool {
 	b, ok := t.Underlying().(*types.Basic)
 	return ok && b.Info()&types.IsBoolean != 0
+}
+
+// returned returns the i-th value r returns. In a function with deferred
+// calls a return stores its values into result slots, runs the defers and
+// returns the slots' loads (return nil is *t0 = nil; rundefers; return
+// *t0): the value stored in r's block before it is what is returned.
+func returned(r *ssa.Return, i int) ssa.Value {
+	v := r.Results[i]
+	ld, ok := v.(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return v
+	}
+	slot, ok := ld.X.(*ssa.Alloc)
+	if !ok {
+		return v
+	}
+	instrs := r.Block().Instrs
+	for j := len(instrs) - 1; j >= 0; j-- {
+		if st, ok := instrs[j].(*ssa.Store); ok && st.Addr == slot {
+			return st.Val
+		}
+	}
+	return v
 }
