@@ -282,6 +282,7 @@ type summary struct {
 	drops        []ssa.CallInstruction                  // naks without requeue in a program that declares no dead-letter exchange
 	row          *stateFact                             // the function returns a looked-up row
 	clears       []clearAt                              // statements that remove rows an insert may write again
+	deletes      []deleteAt                             // statements that delete rows, whatever their WHERE (moves)
 	redisMarks   int
 	// sends: the function publishes a message, here or in a callee (an
 	// effect only with -publish): a step whose failure is no poison
@@ -515,6 +516,7 @@ type occ struct {
 	param     int      // SQL text is this parameter
 	table     string   // the table a direct SQL write changes
 	cols      []string // the columns a direct SQL insert writes, when listed
+	sources   []string // the tables a direct SQL insert … SELECT copies from
 	errVal    ssa.Value
 	insert    bool
 	guardedBy *check
@@ -733,7 +735,7 @@ func (a *pkgAnalysis) analyse(s *summary) {
 	// are checks, not effects.
 	keep := s.occs[:0]
 	for _, o := range s.occs {
-		if o.fromCheck != nil && o.fromCheck.decided || s.replaced(o) || a.naturalInsert(o) {
+		if o.fromCheck != nil && o.fromCheck.decided || s.replaced(o) || s.moved(o) || a.naturalInsert(o) {
 			continue
 		}
 		o.fromCheck = nil

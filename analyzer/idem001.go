@@ -19,7 +19,11 @@ service asked to compute, not to change anything). An insert into rows the same 
 before it on every path is a replace, no effect: TRUNCATE bids then a
 CopyFrom into bids (a snapshot reloaded); DELETE FROM items WHERE
 order_id = $1 then INSERT INTO items (order_id, …) (the rows of a key
-rewritten). A merge into a jsonb object (SET attrs = COALESCE(attrs,
+rewritten). An INSERT … SELECT copying rows that the same function then
+deletes from their table (INSERT INTO mails_archive … SELECT … FROM mails,
+then DELETE FROM mails …: an archive) is a move, no effect: a repeat
+finds nothing left to copy; so is WITH moved AS (DELETE … RETURNING *)
+INSERT … SELECT * FROM moved. A merge into a jsonb object (SET attrs = COALESCE(attrs,
 '{}'::jsonb) || $1) replaces keys and is no effect; || on an array
 appends and is one. A processor behind an interface that a shared
 consumer hands every event to, and acks by, is a handler of its own: its

@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"go/constant"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -44,6 +45,33 @@ func (s *summary) replaced(o *occ) bool {
 	return false
 }
 
+// A move is an insert that copies rows (INSERT INTO mails_archive …
+// SELECT … FROM mails) which a DELETE of the function then removes from
+// their source (DELETE FROM mails WHERE id = ANY($1)): an archive, a
+// partition's rows migrated. A repeat finds nothing left to copy, so the
+// insert is no effect. The DELETE must run after the insert whenever it
+// runs (the insert precedes it), in the same function.
+
+// deleteAt is a statement that deletes rows of a table, where it runs.
+type deleteAt struct {
+	instr ssa.Instruction
+	table string
+}
+
+// moved reports whether o is an SQL insert copying rows from a table that
+// a DELETE of the function removes rows of after it.
+func (s *summary) moved(o *occ) bool {
+	if o.kind != knowledge.SQL || !o.direct || len(o.sources) == 0 {
+		return false
+	}
+	for _, d := range s.deletes {
+		if d.instr != o.instr && slices.Contains(o.sources, d.table) && s.precedes(o.instr, d.instr) {
+			return true
+		}
+	}
+	return false
+}
+
 // copyTarget sets the table and columns of an effect call whose rule names
 // them by arguments (pgx's CopyFrom(ctx, pgx.Identifier{"bids"},
 // []string{"id", …}, rows)), when the call gives constant strings.
@@ -66,6 +94,25 @@ func copyTarget(o *occ, cc *ssa.CallCommon, r bound, args []ssa.Value) {
 // constStrings returns the elements of a slice literal of constant strings
 // in index order; nil when v is not one.
 func constStrings(v ssa.Value) []string {
+	elems := sliceElems(v)
+	out := make([]string, len(elems))
+	for i, e := range elems {
+		s, ok := constString(e)
+		if !ok {
+			return nil
+		}
+		out[i] = s
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// sliceElems returns the values stored into the elements of a slice
+// literal ([]string{a, b}) in index order; nil when v is not one, or an
+// element is stored at an index that is not constant or not at all.
+func sliceElems(v ssa.Value) []ssa.Value {
 	sl, ok := peel(v).(*ssa.Slice)
 	if !ok {
 		return nil
@@ -74,7 +121,7 @@ func constStrings(v ssa.Value) []string {
 	if !ok {
 		return nil
 	}
-	var out []string
+	var out []ssa.Value
 	for _, r := range *alloc.Referrers() {
 		ia, ok := r.(*ssa.IndexAddr)
 		if !ok {
@@ -90,20 +137,14 @@ func constStrings(v ssa.Value) []string {
 			if !ok || st.Addr != ia {
 				continue
 			}
-			s, ok := constString(st.Val)
-			if !ok {
-				return nil
-			}
 			for int64(len(out)) <= i {
-				out = append(out, "")
+				out = append(out, nil)
 			}
-			out[i] = s
+			out[i] = st.Val
 		}
 	}
-	for _, s := range out {
-		if s == "" {
-			return nil
-		}
+	if slices.Contains(out, nil) {
+		return nil
 	}
 	return out
 }

@@ -56,6 +56,9 @@ func (a *pkgAnalysis) sqlStatement(s *summary, ci ssa.CallInstruction, r bound, 
 		s.addWrite(cls.Table, cls.Sets...)
 	}
 	s.addClears(ci, cls)
+	for _, t := range cls.Deletes {
+		s.deletes = append(s.deletes, deleteAt{ci, t})
+	}
 	if cls.Effect() && cls.Insert && a.cat.PublishTable(cls.Table) {
 		// An insert into an outbox or a queue table publishes a message, as
 		// a broker's producer does: an effect only with -publish.
@@ -66,6 +69,7 @@ func (a *pkgAnalysis) sqlStatement(s *summary, ci ssa.CallInstruction, r bound, 
 		o.errVal = a.errOf(call)
 		o.table = cls.Table
 		o.cols = cls.Columns
+		o.sources = cls.Sources
 	}
 	if cls.Dedup != sqlclass.DedupNone {
 		c := &check{call: ci, pos: ci.Pos(), desc: desc, kind: ckSQL, recv: recv, store: knowledge.SQL, key: keyArgs, table: cls.Table, sqlDedup: cls.Dedup}

@@ -354,6 +354,22 @@ func (a *pkgAnalysis) texts(v ssa.Value, depth int) (out []string, param int, ok
 				return a.texts(vals[0], depth+1)
 			}
 		}
+		// An element of a slice literal of statements, run in a loop
+		// (for _, q := range steps { tx.Exec(ctx, q) }): every element.
+		if ia, ok := x.X.(*ssa.IndexAddr); ok && x.Op == token.MUL {
+			elems := sliceElems(ia.X)
+			if len(elems) == 0 || len(elems) > 16 {
+				break
+			}
+			for _, e := range elems {
+				t, _, ok := a.texts(e, depth+1)
+				if !ok {
+					return nil, -1, false
+				}
+				out = append(out, t...)
+			}
+			return out, -1, true
+		}
 		// A struct field holding a statement, set in a constructor.
 		if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL {
 			vals := a.fieldInits()[fieldKey(fa)]

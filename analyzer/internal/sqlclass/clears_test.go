@@ -79,3 +79,29 @@ func TestInsertColumns(t *testing.T) {
 		t.Errorf("Columns = %v, want nil", got)
 	}
 }
+
+func TestMoves(t *testing.T) {
+	tests := []struct {
+		q       string
+		effect  bool
+		sources []string
+		deletes []string
+	}{
+		// A copy: an effect, whose source a later DELETE may make a move.
+		{`INSERT INTO mails_archive (id, subject) SELECT m.id, m.subject FROM mails m WHERE m.id = ANY($1)`, true, []string{"mails"}, nil},
+		{`WITH to_archive AS (SELECT id FROM mails WHERE created_at < now() LIMIT $1 FOR UPDATE SKIP LOCKED)
+			INSERT INTO mails_archive SELECT * FROM mails m WHERE m.id IN (SELECT id FROM to_archive) RETURNING id`, true, []string{"mails"}, nil},
+		{`INSERT INTO orders (id) VALUES ($1)`, true, nil, nil},
+		// A move in one statement: a repeat finds nothing to move.
+		{`WITH moved AS (DELETE FROM audit_logs_default WHERE created_at >= '2026-01-01' RETURNING *) INSERT INTO audit_logs_2026_01 SELECT * FROM moved`, false, []string{"moved"}, []string{"audit_logs_default"}},
+		// A deleting CTE whose rows are not what the insert copies.
+		{`WITH gone AS (DELETE FROM carts WHERE id = $1 RETURNING id) INSERT INTO orders (id) VALUES ($2)`, true, nil, []string{"carts"}},
+		{`DELETE FROM mails WHERE id = ANY($1::uuid[])`, false, nil, []string{"mails"}},
+	}
+	for _, tt := range tests {
+		c := Classify(tt.q)
+		if c.Effect() != tt.effect || !slices.Equal(c.Sources, tt.sources) || !slices.Equal(c.Deletes, tt.deletes) {
+			t.Errorf("Classify(%q): effect %v, sources %v, deletes %v; want %v, %v, %v", tt.q, c.Effect(), c.Sources, c.Deletes, tt.effect, tt.sources, tt.deletes)
+		}
+	}
+}

@@ -49,6 +49,12 @@ type Class struct {
 	Clears []Clear
 	// Columns: an INSERT's column list, lowercased; nil without one.
 	Columns []string
+	// Sources: the table an INSERT … SELECT copies its rows from
+	// (lowercased, without schema); a later DELETE of that table's rows in
+	// the same transaction makes the copy a move.
+	Sources []string
+	// Deletes: the tables a DELETE removes rows from, whatever its WHERE.
+	Deletes []string
 }
 
 // Effect reports whether the statement is a non-idempotent write.
@@ -233,6 +239,8 @@ func Merge(a, b Class) Class {
 		r.Table = b.Table
 	}
 	r.Clears = append(slices.Clip(a.Clears), b.Clears...)
+	r.Sources = append(slices.Clip(a.Sources), b.Sources...)
+	r.Deletes = append(slices.Clip(a.Deletes), b.Deletes...)
 	if r.Columns == nil {
 		r.Columns = b.Columns
 	}
@@ -321,6 +329,9 @@ func classifyStmt(s []tok) Class {
 	case s[0].is("delete"):
 		c := Class{Known: true, Write: true, Idempotent: true, Table: tableAfter(s, "from")}
 		c.Clears = deleted(s, c.Table)
+		if c.Table != "" {
+			c.Deletes = []string{c.Table}
+		}
 		if findTop(s, 0, "where") >= 0 {
 			c.Dedup = DedupDelete
 		}
@@ -354,8 +365,10 @@ func classifyWith(s []tok) Class {
 			res = Merge(res, c)
 		}
 	}
+	deletes := map[string]bool{} // CTEs that delete rows and return them
 	for i < len(s) {
 		// name [(cols)] AS [NOT] [MATERIALIZED] ( body )
+		name := s[i].s
 		i++ // name
 		if i < len(s) && s[i].op("(") {
 			i = groupEnd(s, i) + 1
@@ -370,7 +383,11 @@ func classifyWith(s []tok) Class {
 			return unknownWrite("WITH clause is not understood")
 		}
 		e := groupEnd(s, i)
-		add(classifyStmt(s[i+1 : e]))
+		body := s[i+1 : e]
+		add(classifyStmt(body))
+		if len(body) > 0 && body[0].is("delete") && findTop(body, 0, "returning") >= 0 {
+			deletes[name] = true
+		}
 		i = e + 1
 		if i < len(s) && s[i].op(",") {
 			i++
@@ -380,6 +397,14 @@ func classifyWith(s []tok) Class {
 	}
 	if i < len(s) {
 		main := classifyStmt(s[i:])
+		if main.Insert && len(main.Sources) == 1 && deletes[main.Sources[0]] {
+			// WITH moved AS (DELETE FROM a … RETURNING *) INSERT INTO b
+			// SELECT * FROM moved: a move; a repeat finds nothing to move.
+			m := Merge(main, res)
+			m.Idempotent, m.Insert, m.Reason, m.Lookup = true, false, "", false
+			m.Dedup, m.Table = main.Dedup, main.Table
+			return m
+		}
 		if res.Write {
 			// A writing CTE: the main statement's table and dedup role are
 			// those of the CTE only when the main statement does not write.
@@ -506,6 +531,11 @@ func classifyInsert(s []tok) Class {
 	}
 	c.Columns = insertColumns(s, i)
 	c.Returning = findTop(s, 0, "returning") >= 0
+	if sel := findTop(s, i, "select"); sel >= 0 {
+		if t := tableAfter(s[sel:], "from"); t != "" {
+			c.Sources = []string{t}
+		}
+	}
 	switch {
 	case ignore:
 		c.Idempotent, c.Dedup = true, DedupInsertNothing

@@ -89,7 +89,8 @@ func TestClassifySQL(t *testing.T) {
 		{"pg", `CREATE TABLE IF NOT EXISTS t (id int)`, 'n', DedupNone, "", false},
 		{"my", `BEGIN`, 'n', DedupNone, "", false},
 		// Writing CTE and several statements.
-		{"pg", `WITH moved AS (DELETE FROM queue WHERE id = $1 RETURNING *) INSERT INTO done SELECT * FROM moved`, 'e', DedupNone, "", true},
+		// A move: the repeat's DELETE returns no row, so it inserts none.
+		{"pg", `WITH moved AS (DELETE FROM queue WHERE id = $1 RETURNING *) INSERT INTO done SELECT * FROM moved`, 'i', DedupNone, "", false},
 		{"pg", `UPDATE a SET x = 1 WHERE id = $1; UPDATE b SET n = n + 1 WHERE id = $1`, 'e', DedupNone, "", false},
 		// Not understood: the safe way.
 		{"pg", `CALL add_points($1, $2)`, 'e', DedupNone, "", false},
