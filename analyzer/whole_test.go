@@ -384,6 +384,13 @@ func TestGenerics(t *testing.T) {
 // TestSearchIndex runs the whole-program check over a search index's
 // document writes, by primary key: no effect, but work a lost message
 // loses.
+// TestEventFunctions runs the whole-program check over Cloud Functions
+// background functions: exported functions of a Pub/Sub event struct,
+// called by the platform with no registration in the code.
+func TestEventFunctions(t *testing.T) {
+	checkWhole(t, "eventfn")
+}
+
 func TestSearchIndex(t *testing.T) {
 	checkWhole(t, "searchx")
 }

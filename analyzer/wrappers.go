@@ -24,7 +24,7 @@ import (
 // it returns as a message of the client's.
 
 // learnWrappers adds the program's fetch wrappers, and the messages of its
-// adapters (adapters.go), to a.cat (whole-program mode, before any
+// adapters (adapters.go) and event functions (events.go), to a.cat (whole-program mode, before any
 // function is summarised).
 func (a *pkgAnalysis) learnWrappers() {
 	fed := a.fedChannels()
@@ -50,7 +50,7 @@ func (a *pkgAnalysis) learnWrappers() {
 		}
 		wrappers[fn] = learnt{a.commitsOnRead(calls), msg}
 	}
-	adapters := a.adapterMessages()
+	adapters := append(a.adapterMessages(), a.eventMessages()...)
 	if len(wrappers) == 0 && len(adapters) == 0 {
 		return
 	}

@@ -441,6 +441,10 @@ func (c *Catalog) SQLShape(name string) (m Mode, ok bool) {
 	return m, ok
 }
 
+// EventShapes returns the shapes of the event structs platforms decode
+// events into before calling a program's function.
+func (c *Catalog) EventShapes() []EventShape { return c.base.EventShapes }
+
 // GeneratedQueries returns the shapes of the ORMs' generated query
 // builders.
 func (c *Catalog) GeneratedQueries() []GeneratedQuery { return c.base.GeneratedQueries }

@@ -141,6 +141,8 @@ var base = Base{
 		"Exec": SQLExec, "Query": SQLQuery, "QueryRow": SQLQuery,
 		"QueryxContext": SQLQuery, "QueryRowxContext": SQLQuery, // sqlx-shaped
 	},
+	// Cloud Functions background functions with a Pub/Sub trigger.
+	EventShapes: []EventShape{{Name: "PubSubMessage", Field: "Data", Client: "cloud functions"}},
 	// ent: per entity, UserQuery with Where(predicate.User…) and its
 	// terminal methods; UserCreate saving through sqlgraph.CreateNode.
 	GeneratedQueries: []GeneratedQuery{{
@@ -385,6 +387,12 @@ var brokers = concat(
 	// work a lost message loses. UpdateDocumentsByFunction runs a script
 	// that may accumulate: not listed.
 	each(KVWrite, "meilisearch", "github.com/meilisearch/meilisearch-go.DocumentManager", meilisearchWrites...),
+	// Firestore: Add makes a document with a new id on every call; a
+	// document's Create, Set, Update and Delete write it by its path
+	// (an Update by firestore.Increment adds again; not told apart).
+	effects(Document, "cloud.google.com/go/firestore.CollectionRef", "Add"),
+	each(KVWrite, "firestore", "cloud.google.com/go/firestore.DocumentRef", "Create", "Set", "Update", "Delete"),
+	each(KVWrite, "firestore", "cloud.google.com/go/firestore.Transaction", "Create", "Set", "Update", "Delete"),
 	// Elasticsearch's document requests: indexed, updated or deleted by
 	// their id (an IndexRequest without DocumentID makes a new document
 	// each time; the catalog does not tell them apart).

@@ -145,6 +145,7 @@ const (
 	PublishKind
 	Custom
 	RPC
+	Document // a document store's write (Firestore)
 )
 
 // String describes the kind for messages.
@@ -164,6 +165,8 @@ func (k Kind) String() string {
 		return "publish"
 	case RPC:
 		return "RPC call"
+	case Document:
+		return "document write"
 	}
 	return "effect"
 }
@@ -356,6 +359,12 @@ type Base struct {
 	// QueryBuilders: SQL builders whose rendered text (Build) is a
 	// statement of the builder's kind.
 	QueryBuilders []QueryBuilder
+	// EventShapes: the event structs a serverless platform decodes an
+	// event into before it calls an exported function of the program by
+	// its deployed name, with no registration in the code (Cloud
+	// Functions' background functions: func F(ctx, m PubSubMessage)
+	// error, PubSubMessage{Data []byte}).
+	EventShapes []EventShape
 	// GeneratedQueries: the query and create builders an ORM generates
 	// into the user's module (ent's UserQuery, UserCreate), known by their
 	// shape since their package is the user's.
@@ -392,6 +401,16 @@ type QueryBuilder struct {
 	Accumulate []string          // methods that make an update accumulate: Incr, Add
 	Suffix     []string          // methods whose text (first argument) ends the statement: squirrel's Suffix("ON CONFLICT (id) DO NOTHING")
 	Options    []string          // methods whose texts follow the statement's verb: squirrel's Options("IGNORE")
+}
+
+// EventShape describes a program's struct that a platform decodes an
+// event into: its name (compared without case) and a []byte field of that
+// name holding the payload. A function of the shape's client is acked by
+// returning nil.
+type EventShape struct {
+	Name   string // PubSubMessage
+	Field  string // Data
+	Client string // cloud functions
 }
 
 // GeneratedQuery describes an ORM's generated query builders: a struct
