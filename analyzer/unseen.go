@@ -104,8 +104,8 @@ func (s *summary) discardBefore(instr ssa.Instruction) *discard {
 	}
 	for i := range s.discards {
 		d := &s.discards[i]
-		if s.sweepStep(d.call) {
-			continue
+		if s.sweepStep(d.call) || s.tick && !inLoop(d.call.Block()) {
+			continue // the next sweep, or the next tick, takes it up
 		}
 		db := d.call.Block()
 		if db == b {
