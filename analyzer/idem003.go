@@ -144,7 +144,7 @@ func (a *pkgAnalysis) checkFailureAcks(s *summary, name string) {
 			// value after a failure loses the message.
 			if !ra.acks(returned(r, ra.index)) {
 				if ra.isErr {
-					a.checkReturnedSwallow(r, returned(r, ra.index), name)
+					a.checkReturnedSwallow(s, r, returned(r, ra.index), name)
 				}
 				continue
 			}
@@ -162,7 +162,7 @@ func (a *pkgAnalysis) checkFailureAcks(s *summary, name string) {
 			continue
 		}
 		if !isNilConst(returned(r, res.Len()-1)) {
-			a.checkReturnedSwallow(r, returned(r, res.Len()-1), name)
+			a.checkReturnedSwallow(s, r, returned(r, res.Len()-1), name)
 			continue
 		}
 		if res.Len() == 2 { // rocketmq: (ConsumeResult, error)
@@ -182,10 +182,10 @@ func (a *pkgAnalysis) checkFailureAcks(s *summary, name string) {
 // v, the untested error of a call of a function that reports success when
 // one of its steps fails (see swallowed): `return p.handleUserCreated(ctx,
 // ev)` is a nil return after that failure.
-func (a *pkgAnalysis) checkReturnedSwallow(r *ssa.Return, v ssa.Value, name string) {
+func (a *pkgAnalysis) checkReturnedSwallow(s *summary, r *ssa.Return, v ssa.Value, name string) {
 	c := untestedCall(v)
-	if c == nil {
-		return
+	if c == nil || s.tick && !inLoop(c.Block()) {
+		return // a tick's step: the next tick takes it up (tick.go)
 	}
 	if w := a.swallowedBy(c); w != "" {
 		a.report(IDEM003, r.Pos(), name, c.Pos(), "the call", "handler %s returns the result of %s, which is nil when %s fails: the message is acked and lost", name, describeCall(c.Common()), w)
