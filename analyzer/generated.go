@@ -120,9 +120,8 @@ func predicateOf(t *types.Named, selector string) bool {
 }
 
 // entityTable returns the table constant of the entity's package
-// (ent/user.Table), which the generated package imports; "entity:<name>"
-// when it is not found, so that a lookup and an insert of the entity
-// still name one table.
+// (ent/user.Table), which the generated package imports; "" when it is
+// not found (the lookup then matches no insert, and guards nothing).
 func entityTable(pkg *types.Package, entity, constName string) string {
 	name := strings.ToLower(entity)
 	if pkg != nil {
@@ -135,7 +134,7 @@ func entityTable(pkg *types.Package, entity, constName string) string {
 			}
 		}
 	}
-	return "entity:" + entity
+	return ""
 }
 
 // insertTable returns the table an ORM insert's argument names: a
@@ -170,17 +169,10 @@ func createSpecTable(v ssa.Value, g *knowledge.GeneratedQuery, depth int) string
 		}
 	case *ssa.Alloc:
 		// &sqlgraph.CreateSpec{Table: user.Table, …} (ent before v0.12).
-		for _, r := range *x.Referrers() {
-			fa, ok := r.(*ssa.FieldAddr)
-			if !ok || fieldName(x.Type(), fa.Field) != g.SpecTable {
-				continue
-			}
-			for _, rr := range *fa.Referrers() {
-				if st, ok := rr.(*ssa.Store); ok && st.Addr == fa {
-					if s, ok := constString(st.Val); ok {
-						return s
-					}
-				}
+		vals, _ := storedField(x, g.SpecTable)
+		for _, v := range vals {
+			if s, ok := constString(v); ok {
+				return s
 			}
 		}
 	case *ssa.Extract:

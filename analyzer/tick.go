@@ -116,20 +116,4 @@ func (a *pkgAnalysis) readByCall(ci ssa.CallInstruction, v ssa.Value, seen map[s
 }
 
 // inLoop reports whether b is on a cycle of its function's blocks.
-func inLoop(b *ssa.BasicBlock) bool {
-	seen := map[*ssa.BasicBlock]bool{}
-	stack := append([]*ssa.BasicBlock(nil), b.Succs...)
-	for len(stack) > 0 {
-		x := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if x == b {
-			return true
-		}
-		if seen[x] {
-			continue
-		}
-		seen[x] = true
-		stack = append(stack, x.Succs...)
-	}
-	return false
-}
+func inLoop(b *ssa.BasicBlock) bool { return blockReaches(b, b) }

@@ -357,36 +357,32 @@ func (a *pkgAnalysis) texts(v ssa.Value, depth int) (out []string, param int, ok
 		// An element of a slice literal of statements, run in a loop
 		// (for _, q := range steps { tx.Exec(ctx, q) }): every element.
 		if ia, ok := x.X.(*ssa.IndexAddr); ok && x.Op == token.MUL {
-			elems := sliceElems(ia.X)
-			if len(elems) == 0 || len(elems) > 16 {
-				break
+			if elems := sliceElems(ia.X); len(elems) > 0 && len(elems) <= 16 {
+				return a.textsOfAll(elems, depth+1)
 			}
-			for _, e := range elems {
-				t, _, ok := a.texts(e, depth+1)
-				if !ok {
-					return nil, -1, false
-				}
-				out = append(out, t...)
-			}
-			return out, -1, true
+			break
 		}
 		// A struct field holding a statement, set in a constructor.
 		if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL {
-			vals := a.fieldInits()[fieldKey(fa)]
-			if len(vals) == 0 || len(vals) > 4 {
-				break
+			if vals := a.fieldInits()[fieldKey(fa)]; len(vals) > 0 && len(vals) <= 4 {
+				return a.textsOfAll(vals, depth+1)
 			}
-			for _, v := range vals {
-				t, _, ok := a.texts(v, depth+1)
-				if !ok {
-					return nil, -1, false
-				}
-				out = append(out, t...)
-			}
-			return out, -1, true
 		}
 	}
 	return nil, -1, false
+}
+
+// textsOfAll returns the texts of every value of vs (see texts); not ok
+// when one of them has none.
+func (a *pkgAnalysis) textsOfAll(vs []ssa.Value, depth int) (out []string, param int, ok bool) {
+	for _, v := range vs {
+		t, _, ok := a.texts(v, depth)
+		if !ok {
+			return nil, -1, false
+		}
+		out = append(out, t...)
+	}
+	return out, -1, true
 }
 
 // globalInits maps the package's variables to the values stored in them.

@@ -50,8 +50,8 @@ type Class struct {
 	// Columns: an INSERT's column list, lowercased; nil without one.
 	Columns []string
 	// Sources: the table an INSERT … SELECT copies its rows from
-	// (lowercased, without schema); a later DELETE of that table's rows in
-	// the same transaction makes the copy a move.
+	// (lowercased, without schema); a later DELETE of that table's rows
+	// makes the copy a move.
 	Sources []string
 	// Deletes: the tables a DELETE removes rows from, whatever its WHERE.
 	Deletes []string
