@@ -156,6 +156,15 @@ func (a *pkgAnalysis) rowsValues(s *summary, c *check, call *ssa.Call, _ vkind, 
 				}
 			}
 		}
+		// A helper the row is handed to that scans it (row.scanInto(r)):
+		// its error is the Scan's, the struct it fills the row.
+		for _, h := range scanHelpers(res) {
+			set(errResult(h.call), &dval{chk: c, kind: vErr, t: pos, s: zero, sentinel: knowledge.NoRows})
+			if c.kind == ckLookup && !containsValue(c.bases, h.row) {
+				c.bases = append(c.bases, h.row)
+				s.stateValues(c, h.row, 0)
+			}
+		}
 	}
 }
 

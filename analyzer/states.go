@@ -116,11 +116,13 @@ func (a *pkgAnalysis) addStateCheck(s *summary, ci ssa.CallInstruction, f *state
 // struct value) as carrying c's state.
 func (s *summary) stateValues(c *check, row ssa.Value, depth int) {
 	refs := row.Referrers()
-	if refs == nil || depth > 2 {
+	if refs == nil || depth > 3 {
 		return
 	}
 	for _, r := range *refs {
 		switch x := r.(type) {
+		case *ssa.Call:
+			s.rowView(c, row, x, depth) // a getter, a conversion
 		case *ssa.FieldAddr:
 			name := fieldName(x.X.Type(), x.Field)
 			for _, rr := range *x.Referrers() {
