@@ -55,6 +55,9 @@ func (a *pkgAnalysis) sqlStatement(s *summary, ci ssa.CallInstruction, r bound, 
 	if cls.Write && cls.Table != "" {
 		s.addWrite(cls.Table, cls.Sets...)
 	}
+	for _, u := range cls.Updates {
+		s.addWrite(u.Table, u.Sets...) // a writing CTE's, another statement's
+	}
 	s.addClears(ci, cls)
 	for _, t := range cls.Deletes {
 		s.deletes = append(s.deletes, deleteAt{ci, t})

@@ -55,6 +55,17 @@ type Class struct {
 	Sources []string
 	// Deletes: the tables a DELETE removes rows from, whatever its WHERE.
 	Deletes []string
+	// Updates: every UPDATE of a text of several statements or of a
+	// writing CTE (WITH t AS (UPDATE orders SET status = … RETURNING …)
+	// INSERT INTO history …), whose table and columns Table and Sets
+	// cannot all hold.
+	Updates []Update
+}
+
+// Update is an UPDATE's table and the columns its SET assigns.
+type Update struct {
+	Table string
+	Sets  []string
 }
 
 // Effect reports whether the statement is a non-idempotent write.
@@ -241,10 +252,20 @@ func Merge(a, b Class) Class {
 	r.Clears = append(slices.Clip(a.Clears), b.Clears...)
 	r.Sources = append(slices.Clip(a.Sources), b.Sources...)
 	r.Deletes = append(slices.Clip(a.Deletes), b.Deletes...)
+	r.Updates = append(updates(a), updates(b)...)
 	if r.Columns == nil {
 		r.Columns = b.Columns
 	}
 	return r
+}
+
+// updates returns the UPDATEs c holds: its own, and those it merged.
+func updates(c Class) []Update {
+	out := slices.Clip(c.Updates)
+	if len(c.Sets) > 0 && !slices.ContainsFunc(out, func(u Update) bool { return u.Table == c.Table }) {
+		out = append(out, Update{Table: c.Table, Sets: c.Sets})
+	}
+	return out
 }
 
 // groupEnd returns the index of the ")" closing the "(" at i.

@@ -1,6 +1,7 @@
 package sqlclass
 
 import (
+	"reflect"
 	"slices"
 	"testing"
 )
@@ -230,6 +231,30 @@ func TestFilterColumns(t *testing.T) {
 	} {
 		if got := FilterColumns(tc.q); !slices.Equal(got, tc.want) {
 			t.Errorf("FilterColumns(%q) = %q, want %q", tc.q, got, tc.want)
+		}
+	}
+}
+
+// TestUpdates: the UPDATEs a text holds besides its main statement (a
+// writing CTE, a second statement) are named with the columns they set.
+func TestUpdates(t *testing.T) {
+	tests := []struct {
+		q    string
+		want []Update
+	}{
+		{`WITH before AS (SELECT id, status FROM orders WHERE id = $2 FOR UPDATE),
+			transitioned AS (UPDATE orders SET status = $1, updated_at = NOW() FROM before WHERE orders.id = before.id AND before.status = ANY($3) RETURNING orders.id, before.status AS from_status)
+			INSERT INTO order_status_history (order_id, from_status, to_status) SELECT id, from_status, $1 FROM transitioned`,
+			[]Update{{"orders", []string{"status", "updated_at"}}}},
+		{`UPDATE orders SET status = 'paid' WHERE id = $1; INSERT INTO ledger (order_id) VALUES ($1)`,
+			[]Update{{"orders", []string{"status"}}}},
+		{`UPDATE orders SET status = 'paid' WHERE id = $1`, nil}, // Table and Sets say it
+		{`INSERT INTO ledger (order_id) VALUES ($1)`, nil},
+	}
+	for _, tt := range tests {
+		got := Classify(tt.q).Updates
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("Classify(%q).Updates = %v, want %v", tt.q, got, tt.want)
 		}
 	}
 }

@@ -58,8 +58,15 @@ func (r *Transfers) byID(ctx context.Context, id string) (Transfer, error) {
 	return row.toDomain(), nil
 }
 
-func (r *Transfers) settle(ctx context.Context, id string) error {
-	_, err := r.DB.ExecContext(ctx, "UPDATE transfers SET status = 'settled' WHERE id = $1", id)
+// settle moves the transfer to settled and records the transition in one
+// statement: the UPDATE is a writing CTE of the history INSERT (an effect
+// as the classifier reads it).
+func (r *Transfers) settle(ctx context.Context, id string) error { // want settle:`effects\(sql.DB.ExecContext "WITH moved AS \( UPDATE transfers SET status = 'settled' WHERE i…"\)`
+	const q = `WITH moved AS (
+		UPDATE transfers SET status = 'settled' WHERE id = $1 AND status = 'pending' RETURNING id
+	)
+	INSERT INTO transfer_history (transfer_id, status) SELECT id, 'settled' FROM moved`
+	_, err := r.DB.ExecContext(ctx, q, id)
 	return err
 }
 
@@ -103,7 +110,7 @@ func (h *TransferHandler) owned(ctx context.Context, d amqp.Delivery) {
 		d.Nack(false, true)
 		return
 	}
-	if err := h.transfers.settle(ctx, string(d.Body)); err != nil {
+	if err := h.transfers.settle(ctx, string(d.Body)); err != nil { // want `IDEM001`
 		d.Nack(false, true)
 		return
 	}
