@@ -129,11 +129,15 @@
 // compared with 1 meaning found) followed
 // by a write of the key (accepted; reported with -strict); a state check:
 // a field of a row read by a SELECT (in the handler or in a repository
-// method it calls, returned by pointer or by value) compared with a
+// method it calls, returned by pointer or by value; scanned by a method of
+// a row struct given the query's row, converted to a domain value and read
+// through a getter: `row.scanInto(db.QueryRow(…))`, `row.toDomain()`,
+// `o.Status()`) compared with a
 // constant or with another field of the row (the state recorded against
 // the state to reach: `sub.LastStatus == sub.Status`), one side reaching
 // no effect, with an UPDATE of that table setting the field's column on
-// the way (`if o.Status == "paid" { return nil }` … `SET status = 'paid'`;
+// the way (also as a writing CTE: `WITH t AS (UPDATE orders SET status …)
+// INSERT INTO history …`) (`if o.Status == "paid" { return nil }` … `SET status = 'paid'`;
 // a loop over the rows of a SELECT whose WHERE holds a column to a fixed
 // state — `message_id IS NULL`, `status = 'pending'`, `status IN
 // ('created', 'pending')`, or a gorm chain's Where with constant
