@@ -707,6 +707,12 @@ func (a *pkgAnalysis) analyse(s *summary) {
 			}
 			continue
 		}
+		if d := s.getOrCreate(in); d != nil {
+			d.chk.decided = true
+			d.chk.decisions = append(d.chk.decisions, d)
+			s.decisions = append(s.decisions, d)
+			continue
+		}
 		c, t, f := s.cond(in.Cond, 0)
 		b := in.Block()
 		if c != nil && (t != implNone || f != implNone) {
