@@ -244,10 +244,11 @@ func (a *pkgAnalysis) visitLocal(s *summary, ci ssa.CallInstruction, f *ssa.Func
 	if cs.row != nil {
 		a.addStateCheck(s, ci, cs.row, args, via)
 	}
-	if len(cs.sources) > 0 && a.returnsMessage(f) {
+	if len(cs.sources) > 0 && (a.returnsMessage(f) || returnsFetched(f, cs.sources)) {
 		// A helper that fetches the next message and returns it
-		// (m, ev, ok, err := k.fetchPaid(ctx)): a receive for the loop
-		// that calls it.
+		// (m, ev, ok, err := k.fetchPaid(ctx)), or its payload (raw, err
+		// := c.cache.DequeueJob(ctx, symbol) over a BRPOPLPUSH): a
+		// receive for the loop that calls it.
 		s.addSource(ci)
 		did = true
 	}
@@ -384,6 +385,40 @@ func returns(f *ssa.Function, ci ssa.CallInstruction) bool {
 		}
 	}
 	return returnsCollected(f, call)
+}
+
+// returnsFetched reports whether f returns what one of its fetches
+// returned, or what a method of that made of it (cmd.Bytes() of a
+// BRPOPLPUSH's reply).
+func returnsFetched(f *ssa.Function, fetches []ssa.Instruction) bool {
+	var vals []ssa.Value
+	for _, in := range fetches {
+		if call, ok := in.(*ssa.Call); ok && call.Parent() == f {
+			vals = append(vals, call)
+		}
+	}
+	for range 3 {
+		var next []ssa.Value
+		for _, v := range vals {
+			if returnedAs(f, v) >= 0 {
+				return true
+			}
+			for _, r := range *v.Referrers() {
+				switch x := r.(type) {
+				case *ssa.Extract:
+					if !isError(x.Type()) {
+						next = append(next, x)
+					}
+				case *ssa.Call:
+					if recv, _ := splitArgs(x.Common()); recv == v {
+						next = append(next, x)
+					}
+				}
+			}
+		}
+		vals = next
+	}
+	return false
 }
 
 // writeSubject reports whether a word of a request's subject (split at

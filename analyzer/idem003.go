@@ -21,7 +21,8 @@ lost. A branch that classifies the error as permanent or a duplicate on
 purpose (IsPermanent, errors.Is, a comparison with a sentinel error such as
 asynq.ErrTaskIDConflict, also through a helper's (T, bool)) may ack, and
 so may the handler that goes on from that side to its next step. A step
-whose error nothing reads (` + "`_ = repo.AddPoints(ctx, …)`" + `, a call of a function
+whose error nothing reads (` + "`_ = repo.AddPoints(ctx, …)`" + `, a gorm chain that
+writes as a statement, its Error field unread: ` + "`db.Save(&balance)`" + `; a call of a function
 that writes, performs an effect, publishes (a task enqueued for the next
 step is work the message is for) or calls an API, its error dropped) fails
 unseen the same way, and so does a call of a function of the program that

@@ -36,7 +36,7 @@ func (a *pkgAnalysis) collectDiscards(s *summary) {
 			if !ok {
 				continue
 			}
-			if discardsError(c) && a.failingCall(c, 0) && a.stepWorks(s, c) {
+			if discardsError(c) && a.failingCall(c, 0) && a.stepWorks(s, c) || a.discardsORMError(s, c) {
 				s.discards = append(s.discards, discard{c, describeCall(c.Common())})
 			} else if w := a.swallowedBy(c); w != "" {
 				s.discards = append(s.discards, discard{c, w})
@@ -67,6 +67,17 @@ func discardsError(c *ssa.Call) bool {
 		}
 	}
 	return false
+}
+
+// discardsORMError reports whether c ends an ORM chain that writes and
+// nothing reads the chain's result, so its error field goes unread
+// (gorm's db.Save(&balance), db.Model(…).Update(…) as a statement).
+func (a *pkgAnalysis) discardsORMError(s *summary, c *ssa.Call) bool {
+	if len(*c.Referrers()) > 0 || !(len(s.byInstr[c]) > 0 || s.wroteAt[c]) {
+		return false
+	}
+	orm := a.ormOf(c)
+	return orm != nil && orm.ErrorField != ""
 }
 
 // stepWorks reports whether the call c of s performs an effect, a write

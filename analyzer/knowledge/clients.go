@@ -90,7 +90,7 @@ var base = Base{
 		{"database/sql.Tx", TxType}, {"{pgx}.Tx", TxType}, {"github.com/jmoiron/sqlx.Tx", TxType},
 		{"database/sql.DB", PoolType}, {"database/sql.Conn", PoolType}, {"{pgxpool}.Pool", PoolType},
 		{"github.com/jackc/pgx/v5.Conn", PoolType}, {"github.com/jmoiron/sqlx.DB", PoolType},
-		{"gorm.io/gorm.DB", ORMDB},
+		{"gorm.io/gorm.DB", ORMDB}, {"github.com/jinzhu/gorm.DB", ORMDB},
 		{"net/http.Header", HeaderType},
 		{"database/sql.Stmt", StmtType}, {"github.com/jmoiron/sqlx.Stmt", StmtType}, {"github.com/jmoiron/sqlx.NamedStmt", StmtType},
 	},
@@ -102,6 +102,7 @@ var base = Base{
 		"{mongo}.ErrNoDocuments":                          NoRows,
 		"gorm.io/gorm.ErrRecordNotFound":                  NoRows,
 		"gorm.io/gorm.ErrDuplicatedKey":                   DupKey,
+		"github.com/jinzhu/gorm.ErrRecordNotFound":        NoRows,
 		"github.com/jackc/pgerrcode.UniqueViolation":      DupKey,
 	},
 
@@ -125,6 +126,10 @@ var base = Base{
 		Clauses: "Clauses", Where: "Where", Expr: "Expr", Begin: "Begin", Transaction: "Transaction",
 		Conflict: "OnConflict", DoNothing: "DoNothing", Upsert: []string{"UpdateAll", "DoUpdates"},
 		Insert: "Insert", Modifier: "Modifier",
+		ErrorField: "Error", RowsField: "RowsAffected",
+	}, {
+		// gorm v1: no clause package; upserts are Set("gorm:insert_option", …).
+		Pkg: "github.com/jinzhu/gorm", Where: "Where", Expr: "Expr", Begin: "Begin", Transaction: "Transaction",
 		ErrorField: "Error", RowsField: "RowsAffected",
 	}, {
 		Pkg:    "github.com/uptrace/bun",
@@ -589,10 +594,15 @@ var redis = concat(
 		{Name: "({redis}.*).XClaim", Role: Fetch},
 		{Name: "({redis}.*).XAck", Role: Ack},
 		{Name: "({redis}.*).XAckDel", Role: Ack},
-		// A list as a queue: a blocking pop returns the next job. (RPOPLPUSH
-		// and LMOVE, which move it to a processing list, stay effects.)
+		// A list as a queue: a blocking pop returns the next job, a
+		// blocking move hands it over and keeps it in a processing list
+		// until the worker removes it (a reliable queue). The non-blocking
+		// RPOPLPUSH and LMOVE, which rotate lists as often as they take
+		// jobs, stay effects.
 		{Name: "({redis}.*).BRPop", Role: Fetch},
 		{Name: "({redis}.*).BLPop", Role: Fetch},
+		{Name: "({redis}.*).BRPopLPush", Role: Fetch},
+		{Name: "({redis}.*).BLMove", Role: Fetch},
 		{Name: "(github.com/redis/go-redis/v9.*).BLMPop", Role: Fetch}, // v8 has no BLMPOP
 	},
 	// Non-idempotent commands: a repeat changes the value again. SADD, ZADD,
@@ -602,7 +612,7 @@ var redis = concat(
 		"Incr", "IncrBy", "IncrByFloat", "Decr", "DecrBy",
 		"HIncrBy", "HIncrByFloat", "ZIncrBy",
 		"LPush", "RPush", "LPushX", "RPushX", "LInsert", "LInsertBefore", "LInsertAfter",
-		"Append", "RPopLPush", "LMove", "BLMove", "SMove",
+		"Append", "RPopLPush", "LMove", "SMove",
 		"JSONNumIncrBy", "JSONArrAppend", "TSAdd", "TSIncrBy", "TSDecrBy"),
 	[]Rule{
 		{Name: "({redis}.*).SetNX", Role: SetNX, Key: "key"},
@@ -699,7 +709,6 @@ var sqlRules = concat(
 		{Name: "(xorm.io/xorm.Session).Cols", Role: Columns, Arg: "columns"},
 		{Name: "(xorm.io/xorm.Engine).MustCols", Role: Columns, Arg: "columns"},
 		{Name: "(xorm.io/xorm.Session).MustCols", Role: Columns, Arg: "columns"},
-		{Name: "(gorm.io/gorm.DB).Save", Role: RowWrite, Arg: "value"},
 	},
 	// --- database/sql ---------------------------------------------------------------
 	func() []Rule {
@@ -775,26 +784,35 @@ var sqlRules = concat(
 			Rule{Name: "(github.com/jmoiron/sqlx.Row).Scan", Role: Scan})
 	}(),
 
-	// --- gorm -----------------------------------------------------------------------
-	[]Rule{
-		sql("(gorm.io/gorm.DB).Create", GormCreate, "value"),
-		sql("(gorm.io/gorm.DB).CreateInBatches", GormCreate, "value"),
-		sql("(gorm.io/gorm.DB).Update", GormUpdate, "value"),
-		sql("(gorm.io/gorm.DB).UpdateColumn", GormUpdate, "value"),
-		sql("(gorm.io/gorm.DB).Updates", GormUpdate, "values"),
-		sql("(gorm.io/gorm.DB).UpdateColumns", GormUpdate, "values"),
-		sql("(gorm.io/gorm.DB).Exec", SQLExec, "sql"),
-		sql("(gorm.io/gorm.DB).Raw", SQLQuery, "sql"),
-		// First(&o, id): o is the row, for state checks.
-		{Name: "(gorm.io/gorm.DB).First", Role: RowLookup, Arg: "dest", Key: "conds"},
-		{Name: "(gorm.io/gorm.DB).Take", Role: RowLookup, Arg: "dest", Key: "conds"},
-		{Name: "(gorm.io/gorm.DB).Last", Role: RowLookup, Arg: "dest", Key: "conds"},
-		{Name: "(gorm.io/gorm.DB).Find", Role: RowLookup, Arg: "dest", Key: "conds"},
-		{Name: "(gorm.io/gorm.DB).FirstOrInit", Role: RowLookup, Arg: "dest", Key: "conds"},
-		// Model(&Invoice{}) names the table of an update; Select the columns.
-		{Name: "(gorm.io/gorm.DB).Model", Role: Model, Arg: "value"},
-		{Name: "(gorm.io/gorm.DB).Select", Role: Columns, Arg: "query"},
-	},
+	// --- gorm (gorm.io/gorm, and v1 at github.com/jinzhu/gorm, whose
+	// methods name their parameters differently) ---------------------------------------
+	func() []Rule {
+		var out []Rule
+		for _, g := range []struct{ pkg, attr, dest, conds string }{
+			{"gorm.io/gorm", "value", "dest", "conds"},
+			{"github.com/jinzhu/gorm", "attrs", "out", "where"},
+		} {
+			db := "(" + g.pkg + ".DB)."
+			out = append(out,
+				sql(db+"Create", GormCreate, "value"),
+				sql(db+"Update", GormUpdate, g.attr),
+				sql(db+"UpdateColumn", GormUpdate, g.attr),
+				sql(db+"Updates", GormUpdate, "values"),
+				sql(db+"UpdateColumns", GormUpdate, "values"),
+				sql(db+"Exec", SQLExec, "sql"),
+				sql(db+"Raw", SQLQuery, "sql"),
+				// Model(&Invoice{}) names the table of an update; Select the columns.
+				Rule{Name: db + "Model", Role: Model, Arg: "value"},
+				Rule{Name: db + "Select", Role: Columns, Arg: "query"},
+				// Save writes a row: the columns the fields set.
+				Rule{Name: db + "Save", Role: RowWrite, Arg: "value"})
+			// First(&o, id): o is the row, for state checks.
+			for _, n := range []string{"First", "Take", "Last", "Find", "FirstOrInit"} {
+				out = append(out, Rule{Name: db + n, Role: RowLookup, Arg: g.dest, Key: g.conds})
+			}
+		}
+		return append(out, sql("(gorm.io/gorm.DB).CreateInBatches", GormCreate, "value"))
+	}(),
 
 	// --- MongoDB --------------------------------------------------------------------
 	effects(Mongo, "{mongo}.Collection", "BulkWrite"),

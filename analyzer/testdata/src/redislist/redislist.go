@@ -1,6 +1,6 @@
 // Package redislist: Redis lists as job queues (go-redis v9). A blocking
-// pop returns the next job; RPOPLPUSH/LMOVE to a processing list stay
-// effects of their own.
+// pop (or a blocking move to a processing list) returns the next job; the
+// non-blocking RPOPLPUSH/LMOVE stay effects of their own.
 package redislist
 
 import (

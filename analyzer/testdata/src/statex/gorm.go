@@ -1,7 +1,8 @@
 package statex // want package:"idemfacts"
 
 // State checks on gorm rows: First(&o), a branch on a field, an update of
-// the same model that sets it.
+// the same model that sets it. Where an update's Error goes unread and the
+// handler acks, a failed update is lost (IDEM003).
 
 import (
 	"context"
@@ -45,7 +46,7 @@ func (b *Books) settled(ctx context.Context, m amqp.Delivery) {
 		return
 	}
 	b.db.Model(&Invoice{}).Where("id = ?", inv.ID).Update("status", "settled")
-	m.Ack(false)
+	m.Ack(false) // want `IDEM003`
 }
 
 // amounted compares the amount, which nothing updates.
@@ -60,7 +61,7 @@ func (b *Books) amounted(ctx context.Context, m amqp.Delivery) {
 		return
 	}
 	b.db.Model(&Invoice{}).Where("id = ?", inv.ID).Updates(&Invoice{Status: "booked"})
-	m.Ack(false)
+	m.Ack(false) // want `IDEM003`
 }
 
 type Subscription struct {
@@ -134,7 +135,7 @@ func (b *Books) refunded(ctx context.Context, m amqp.Delivery) {
 	}
 	tx.Model(&Refund{}).Where("id = ?", string(m.Body)).Update("refunded", true)
 	tx.Commit()
-	m.Ack(false)
+	m.Ack(false) // want `IDEM003`
 }
 
 // refundedUnmarked reads the rows the same way, but nothing sets the flag.
@@ -151,5 +152,5 @@ func (b *Books) refundedUnmarked(ctx context.Context, m amqp.Delivery) {
 	for _, r := range rows {
 		b.db.Model(&Ledger{}).Where("id = ?", r.Item).Update("balance", gorm.Expr("balance + ?", r.Amount)) // want `IDEM001`
 	}
-	m.Ack(false)
+	m.Ack(false) // want `IDEM003`
 }

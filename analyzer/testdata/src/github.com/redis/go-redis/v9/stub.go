@@ -206,6 +206,8 @@ type ListCmdable interface {
 	BLMPop(ctx context.Context, timeout time.Duration, direction string, count int64, keys ...string) *KeyValuesCmd
 	BRPop(ctx context.Context, timeout time.Duration, keys ...string) *StringSliceCmd
 	BLMove(ctx context.Context, source string, destination string, srcpos string, destpos string, timeout time.Duration) *StringCmd
+	BRPopLPush(ctx context.Context, source, destination string, timeout time.Duration) *StringCmd
+	LRem(ctx context.Context, key string, count int64, value interface{}) *IntCmd
 	LInsert(ctx context.Context, key string, op string, pivot interface{}, value interface{}) *IntCmd
 	LInsertAfter(ctx context.Context, key string, pivot interface{}, value interface{}) *IntCmd
 	LInsertBefore(ctx context.Context, key string, pivot interface{}, value interface{}) *IntCmd
@@ -424,6 +426,14 @@ func (c cmdable) BLMPop(ctx context.Context, timeout time.Duration, direction st
 }
 
 func (c cmdable) BRPop(ctx context.Context, timeout time.Duration, keys ...string) *StringSliceCmd {
+	return nil
+}
+
+func (c cmdable) BRPopLPush(ctx context.Context, source, destination string, timeout time.Duration) *StringCmd {
+	return nil
+}
+
+func (c cmdable) LRem(ctx context.Context, key string, count int64, value interface{}) *IntCmd {
 	return nil
 }
 
