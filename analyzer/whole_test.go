@@ -303,8 +303,9 @@ func TestWholeProgramDeadLetter(t *testing.T) {
 // through a company's wrapper of kafka-go: one that reads with ReadMessage
 // on a grouped reader (commits as it reads) and serves the converted
 // messages from a channel behind an interface, like ecodeclub/mq-api, and
-// one that fetches and commits when told. The wrappers' Consume and Next
-// are fetches, their types messages. A handler whose one call is a dedup
+// one that fetches and commits when told, and a thin layer that copies
+// each fetched message into its own type field by field. The wrappers'
+// Consume, Next and FetchMessage are fetches, their types messages. A handler whose one call is a dedup
 // and its effect in a transaction (credit) still loses its message when
 // the wrapper committed it first.
 func TestFetchWrapper(t *testing.T) {

@@ -13,7 +13,9 @@ import (
 // over kafka-go, say): a goroutine of the wrapper fetches with the client
 // and queues each message, converted to the wrapper's own type, on a
 // channel; the wrapper's Consume receives from that channel and returns
-// the message, or its ConsumeChan returns the channel. To the service,
+// the message, or its ConsumeChan returns the channel; or a thin layer's
+// FetchMessage fetches and returns the message copied field by field into
+// the layer's own type. To the service,
 // Consume is a fetch API and the wrapper's type is a message, though the
 // catalog knows neither. In a whole program (the driver reads a broker
 // wrapper among the dependencies from source), learnWrappers finds such
@@ -40,6 +42,9 @@ func (a *pkgAnalysis) learnWrappers() {
 		calls, t := returnedFed(fn, fed)
 		if len(calls) == 0 {
 			calls, t = a.returnedHolders(fn)
+		}
+		if len(calls) == 0 {
+			calls, t = a.returnedCopies(fn)
 		}
 		if len(calls) == 0 {
 			continue
@@ -173,6 +178,92 @@ func (a *pkgAnalysis) returnedHolders(fn *ssa.Function) ([]ssa.CallInstruction, 
 		}
 	}
 	return calls, t
+}
+
+// returnedCopies returns the fetch calls of fn and the type of its first
+// result that is not an error, when that result is a struct of the program
+// that fn fills with fields of the fetched message (a wrapper's own
+// Message{Key: msg.Key, Value: msg.Value, Offset: msg.Offset}).
+func (a *pkgAnalysis) returnedCopies(fn *ssa.Function) ([]ssa.CallInstruction, types.Type) {
+	res := fn.Signature.Results()
+	var t types.Type
+	for i := 0; i < res.Len() && t == nil; i++ {
+		if !isError(res.At(i).Type()) {
+			t = res.At(i).Type()
+		}
+	}
+	if t == nil || a.ownStruct(t) == nil {
+		return nil, nil
+	}
+	var calls []ssa.CallInstruction
+	fetched := map[ssa.Value]bool{}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			ci, ok := instr.(ssa.CallInstruction)
+			if !ok || !a.cat.Has(callee(ci.Common()), knowledge.Fetch) {
+				continue
+			}
+			call, ok := ci.(*ssa.Call)
+			if !ok || a.cat.Message(firstResult(call.Type())) == nil {
+				continue
+			}
+			calls = append(calls, ci)
+			fetched[call] = true
+			for _, r := range *call.Referrers() {
+				if x, ok := r.(*ssa.Extract); ok && x.Index == 0 {
+					fetched[x] = true
+					for _, rr := range *x.Referrers() {
+						if st, ok := rr.(*ssa.Store); ok && st.Val == x {
+							fetched[st.Addr] = true // msg, err := …: a local
+						}
+					}
+				}
+			}
+		}
+	}
+	if len(calls) == 0 {
+		return nil, nil
+	}
+	own := a.ownStruct(t)
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok {
+				continue
+			}
+			fa, ok := st.Addr.(*ssa.FieldAddr)
+			if !ok || !types.Identical(derefType(fa.X.Type()), own) {
+				continue
+			}
+			switch v := peel(st.Val).(type) {
+			case *ssa.Field:
+				if fetched[v.X] {
+					return calls, t
+				}
+			case *ssa.UnOp:
+				if x, ok := v.X.(*ssa.FieldAddr); ok && v.Op == token.MUL && fetched[x.X] {
+					return calls, t
+				}
+			}
+		}
+	}
+	return nil, nil
+}
+
+// ownStruct returns t (or what it points to) when it is a named struct
+// type of the program that the catalog does not know as a message.
+func (a *pkgAnalysis) ownStruct(t types.Type) types.Type {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || a.cat.Message(t) != nil || !a.ownPkgPath(n.Obj().Pkg().Path()) {
+		return nil
+	}
+	if _, ok := n.Underlying().(*types.Struct); !ok {
+		return nil
+	}
+	return n
 }
 
 // holderMessage returns the message type of a field of t (a struct type of
