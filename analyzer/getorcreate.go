@@ -19,7 +19,8 @@ import (
 // runs after the two sides join is not guarded by the lookup.
 
 // getOrCreate makes the decision of a branch on a lookup's error compared
-// with nil when the error side, and only it, writes the looked-up table.
+// with nil when the error side makes a write of the looked-up table that
+// the other side does not.
 // nil for any other branch.
 func (s *summary) getOrCreate(in *ssa.If) *decision {
 	bin, ok := in.Cond.(*ssa.BinOp)
@@ -41,7 +42,7 @@ func (s *summary) getOrCreate(in *ssa.If) *decision {
 	if bin.Op == token.NEQ {
 		errSide = 0
 	}
-	if !s.writesFrom(b.Succs[errSide], b, d.chk.table) || s.writesFrom(b.Succs[1-errSide], b, d.chk.table) {
+	if !s.writesOnlyFrom(b.Succs[errSide], b.Succs[1-errSide], b, d.chk.table) {
 		return nil
 	}
 	dec := &decision{chk: d.chk, blk: b, fresh: b.Succs[errSide], other: b.Succs[1-errSide]}
@@ -49,11 +50,12 @@ func (s *summary) getOrCreate(in *ssa.If) *decision {
 	return dec
 }
 
-// writesFrom reports whether a call that writes table is reached from
-// block from without passing through avoid.
-func (s *summary) writesFrom(from, avoid *ssa.BasicBlock, table string) bool {
+// writesOnlyFrom reports whether a call that writes table is reached from
+// block from and not from other, without passing through avoid: a write
+// only that side makes (the status updates after the join do not count).
+func (s *summary) writesOnlyFrom(from, other, avoid *ssa.BasicBlock, table string) bool {
 	for instr, at := range s.writesAt {
-		if _, ok := at[table]; ok && s.reaches(from, instr.Block(), avoid) {
+		if _, ok := at[table]; ok && s.reaches(from, instr.Block(), avoid) && !s.reaches(other, instr.Block(), avoid) {
 			return true
 		}
 	}

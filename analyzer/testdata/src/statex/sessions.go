@@ -81,3 +81,27 @@ func (h *H) sessionAnyway(ctx context.Context, d amqp.Delivery) {
 	}
 	d.Ack(false) // want `IDEM003`
 }
+
+func (p *Store) markSessionRunning(ctx context.Context, id string) error {
+	_, err := p.DB.ExecContext(ctx, "UPDATE sync_sessions SET status = 'running' WHERE id = $1", id)
+	return err
+}
+
+// sessionRunning creates the session the same way and then, on both
+// sides, marks it running: a write of the table after the join.
+func (h *H) sessionRunning(ctx context.Context, d amqp.Delivery) {
+	user := string(d.Body)
+	s, err := h.store.latestSession(ctx, user)
+	if err != nil {
+		s, err = h.store.createSession(ctx, user)
+		if err != nil {
+			d.Nack(false, true)
+			return
+		}
+	}
+	if err := h.store.markSessionRunning(ctx, s.ID); err != nil {
+		d.Nack(false, true)
+		return
+	}
+	d.Ack(false)
+}
