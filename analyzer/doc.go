@@ -138,6 +138,8 @@
 // no effect, with an UPDATE of that table setting the field's column on
 // the way (also as a writing CTE: `WITH t AS (UPDATE orders SET status …)
 // INSERT INTO history …`) (`if o.Status == "paid" { return nil }` … `SET status = 'paid'`;
+// get or create: a lookup whose error side inserts into the looked-up
+// table, which guards that insert;
 // a loop over the rows of a SELECT whose WHERE holds a column to a fixed
 // state — `message_id IS NULL`, `status = 'pending'`, `status IN
 // ('created', 'pending')`, or a gorm chain's Where with constant
