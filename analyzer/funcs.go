@@ -370,6 +370,13 @@ func (s *summary) addWrite(table string, cols ...string) {
 	}
 }
 
+// addDecision records a decision on its check's result.
+func (s *summary) addDecision(d *decision) {
+	d.chk.decided = true
+	d.chk.decisions = append(d.chk.decisions, d)
+	s.decisions = append(s.decisions, d)
+}
+
 // followStores gives the loads of a local variable the decision value last
 // stored into it: `_, err = tx.ExecContext(…)` into a named result err of a
 // function with a defer, tested afterwards.
@@ -701,22 +708,17 @@ func (a *pkgAnalysis) analyse(s *summary) {
 		if sd := s.stateCond(in.Cond); sd != nil {
 			if d := s.stateDecision(in, sd); d != nil {
 				d.rows = s.rowsLoop(in) != nil
-				sd.chk.decided = true
-				sd.chk.decisions = append(sd.chk.decisions, d)
-				s.decisions = append(s.decisions, d)
+				s.addDecision(d)
 			}
 			continue
 		}
 		if d := s.getOrCreate(in); d != nil {
-			d.chk.decided = true
-			d.chk.decisions = append(d.chk.decisions, d)
-			s.decisions = append(s.decisions, d)
+			s.addDecision(d)
 			continue
 		}
 		c, t, f := s.cond(in.Cond, 0)
 		b := in.Block()
 		if c != nil && (t != implNone || f != implNone) {
-			c.decided = true
 			d := &decision{chk: c, blk: b, succ: [2]impl{t, f}}
 			switch {
 			case t == implFresh:
@@ -724,8 +726,7 @@ func (a *pkgAnalysis) analyse(s *summary) {
 			case f == implFresh:
 				d.fresh, d.other = b.Succs[1], b.Succs[0]
 			}
-			c.decisions = append(c.decisions, d)
-			s.decisions = append(s.decisions, d)
+			s.addDecision(d)
 		}
 		if fail := a.failureSide(s, in); fail >= 0 {
 			d := &decision{blk: b, fresh: b.Succs[fail], other: b.Succs[1-fail], what: errCallDesc(in.Cond), err: testedErr(in.Cond)}

@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"go/token"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -71,7 +72,7 @@ func scannedParam(fn *ssa.Function, scanner *ssa.Parameter) int {
 			continue
 		}
 		recv, args := splitArgs(call.Common())
-		if recv != scanner || methodName(call.Common()) != "Scan" || len(args) == 0 {
+		if fn := callee(call.Common()); recv != scanner || fn == nil || fn.Name() != "Scan" || len(args) == 0 {
 			continue
 		}
 		for _, fa := range scanFields(args[len(args)-1]) {
@@ -83,17 +84,6 @@ func scannedParam(fn *ssa.Function, scanner *ssa.Parameter) int {
 		}
 	}
 	return -1
-}
-
-// methodName is the name of the method a call calls ("" for a function).
-func methodName(cc *ssa.CallCommon) string {
-	if cc.IsInvoke() {
-		return cc.Method.Name()
-	}
-	if fn := cc.StaticCallee(); fn != nil && fn.Signature.Recv() != nil {
-		return fn.Name()
-	}
-	return ""
 }
 
 // rowView follows a row into a call that takes it: a getter's result is
@@ -139,26 +129,11 @@ func getterField(fn *ssa.Function) (string, bool) {
 			return fieldName(x.X.Type(), x.Field), true
 		}
 	case *ssa.UnOp:
-		if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL && (fa.X == recv || holds(fa.X, recv)) {
+		if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL && (fa.X == recv || slices.Contains(storedTo([]ssa.Value{fa.X}), ssa.Value(recv))) {
 			return fieldName(fa.X.Type(), fa.Field), true
 		}
 	}
 	return "", false
-}
-
-// holds reports whether addr is a local that holds v (a value receiver
-// whose field is read through its address).
-func holds(addr, v ssa.Value) bool {
-	al, ok := addr.(*ssa.Alloc)
-	if !ok {
-		return false
-	}
-	for _, r := range *al.Referrers() {
-		if st, ok := r.(*ssa.Store); ok && st.Addr == al && st.Val == v {
-			return true
-		}
-	}
-	return false
 }
 
 // isConversion reports whether a call makes another struct of row: row is

@@ -159,16 +159,27 @@ func returnedFed(fn *ssa.Function, fed map[any][]ssa.CallInstruction) ([]ssa.Cal
 // that result is a struct type of the program holding a field of a
 // message type (or a slice of, or a pointer to, one).
 func (a *pkgAnalysis) returnedHolders(fn *ssa.Function) ([]ssa.CallInstruction, types.Type) {
-	res := fn.Signature.Results()
-	var t types.Type
-	for i := 0; i < res.Len() && t == nil; i++ {
-		if !isError(res.At(i).Type()) {
-			t = res.At(i).Type()
-		}
-	}
+	t := valueResult(fn)
 	if t == nil || a.holderMessage(t) == nil {
 		return nil, nil
 	}
+	return a.fetchCalls(fn), t
+}
+
+// valueResult returns the type of fn's first result that is not an error,
+// nil when it has none.
+func valueResult(fn *ssa.Function) types.Type {
+	res := fn.Signature.Results()
+	for i := 0; i < res.Len(); i++ {
+		if !isError(res.At(i).Type()) {
+			return res.At(i).Type()
+		}
+	}
+	return nil
+}
+
+// fetchCalls returns fn's calls of a fetch of the catalog.
+func (a *pkgAnalysis) fetchCalls(fn *ssa.Function) []ssa.CallInstruction {
 	var calls []ssa.CallInstruction
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
@@ -177,7 +188,7 @@ func (a *pkgAnalysis) returnedHolders(fn *ssa.Function) ([]ssa.CallInstruction, 
 			}
 		}
 	}
-	return calls, t
+	return calls
 }
 
 // returnedCopies returns the fetch calls of fn and the type of its first
@@ -185,37 +196,26 @@ func (a *pkgAnalysis) returnedHolders(fn *ssa.Function) ([]ssa.CallInstruction, 
 // that fn fills with fields of the fetched message (a wrapper's own
 // Message{Key: msg.Key, Value: msg.Value, Offset: msg.Offset}).
 func (a *pkgAnalysis) returnedCopies(fn *ssa.Function) ([]ssa.CallInstruction, types.Type) {
-	res := fn.Signature.Results()
-	var t types.Type
-	for i := 0; i < res.Len() && t == nil; i++ {
-		if !isError(res.At(i).Type()) {
-			t = res.At(i).Type()
-		}
-	}
-	if t == nil || a.ownStruct(t) == nil {
+	t := valueResult(fn)
+	own := a.ownStruct(t)
+	if own == nil {
 		return nil, nil
 	}
 	var calls []ssa.CallInstruction
 	fetched := map[ssa.Value]bool{}
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			ci, ok := instr.(ssa.CallInstruction)
-			if !ok || !a.cat.Has(callee(ci.Common()), knowledge.Fetch) {
-				continue
-			}
-			call, ok := ci.(*ssa.Call)
-			if !ok || a.cat.Message(firstResult(call.Type())) == nil {
-				continue
-			}
-			calls = append(calls, ci)
-			fetched[call] = true
-			for _, r := range *call.Referrers() {
-				if x, ok := r.(*ssa.Extract); ok && x.Index == 0 {
-					fetched[x] = true
-					for _, rr := range *x.Referrers() {
-						if st, ok := rr.(*ssa.Store); ok && st.Val == x {
-							fetched[st.Addr] = true // msg, err := …: a local
-						}
+	for _, ci := range a.fetchCalls(fn) {
+		call, ok := ci.(*ssa.Call)
+		if !ok || a.cat.Message(firstResult(call.Type())) == nil {
+			continue
+		}
+		calls = append(calls, ci)
+		fetched[call] = true
+		for _, r := range *call.Referrers() {
+			if x, ok := r.(*ssa.Extract); ok && x.Index == 0 {
+				fetched[x] = true
+				for _, rr := range *x.Referrers() {
+					if st, ok := rr.(*ssa.Store); ok && st.Val == x {
+						fetched[st.Addr] = true // msg, err := …: a local
 					}
 				}
 			}
@@ -224,7 +224,6 @@ func (a *pkgAnalysis) returnedCopies(fn *ssa.Function) ([]ssa.CallInstruction, t
 	if len(calls) == 0 {
 		return nil, nil
 	}
-	own := a.ownStruct(t)
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			st, ok := instr.(*ssa.Store)
@@ -253,6 +252,9 @@ func (a *pkgAnalysis) returnedCopies(fn *ssa.Function) ([]ssa.CallInstruction, t
 // ownStruct returns t (or what it points to) when it is a named struct
 // type of the program that the catalog does not know as a message.
 func (a *pkgAnalysis) ownStruct(t types.Type) types.Type {
+	if t == nil {
+		return nil
+	}
 	if p, ok := types.Unalias(t).(*types.Pointer); ok {
 		t = p.Elem()
 	}
@@ -278,14 +280,11 @@ func (a *pkgAnalysis) holderMessage(t types.Type) *knowledge.Message {
 			t = u.Elem()
 		}
 	}
-	n, ok := types.Unalias(t).(*types.Named)
-	if !ok || n.Obj().Pkg() == nil || a.cat.Message(t) != nil || !a.ownPkgPath(n.Obj().Pkg().Path()) {
+	own := a.ownStruct(t)
+	if own == nil {
 		return nil
 	}
-	st, ok := n.Underlying().(*types.Struct)
-	if !ok {
-		return nil
-	}
+	st := own.Underlying().(*types.Struct)
 	for i := 0; i < st.NumFields(); i++ {
 		if m := a.cat.Message(st.Field(i).Type()); m != nil {
 			return m
