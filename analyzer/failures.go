@@ -19,6 +19,9 @@ var decodeName = []string{"Unmarshal", "Decode", "Parse", "Valid", "Bind", "Scan
 // and validation, of acks, and of reads do not count: acking a message that
 // cannot be decoded is how poison messages are dropped.
 func (a *pkgAnalysis) failureSide(s *summary, in *ssa.If) int {
+	if side := a.boolFailureSide(in); side >= 0 {
+		return side
+	}
 	bin, ok := in.Cond.(*ssa.BinOp)
 	if !ok || (bin.Op != token.EQL && bin.Op != token.NEQ) {
 		return -1
@@ -43,6 +46,9 @@ func (a *pkgAnalysis) failureSide(s *summary, in *ssa.If) int {
 
 // errCallDesc describes the call whose error an error test tests.
 func errCallDesc(cond ssa.Value) string {
+	if c, _ := boolCall(cond); c != nil {
+		return describeCall(c.Common())
+	}
 	bin, ok := cond.(*ssa.BinOp)
 	if !ok {
 		return "a call"
@@ -122,8 +128,12 @@ func hasContextParam(fn *types.Func) bool {
 	return false
 }
 
-// testedErr returns the error of an `err != nil` (or ==) test.
+// testedErr returns the error of an `err != nil` (or ==) test, or the call
+// whose bool a test of a failure bool tests.
 func testedErr(cond ssa.Value) ssa.Value {
+	if c, _ := boolCall(cond); c != nil {
+		return c
+	}
 	bin, ok := cond.(*ssa.BinOp)
 	if !ok {
 		return nil

@@ -41,7 +41,9 @@ closing a body loses nothing and is not reported, nor does the failure of
 a dependency's function that takes no context (an id split, a parse: the
 message is poison; in vet mode, "dependency" means outside the module). Where acks are offsets (Kafka), going on to the next
 message after a failure without a nak, a dead-letter publish or a return
-loses the failed message too: the next message's ack commits its offset
+(a failure reported as an error, or by a bool: a function of the program
+that returns false after a failed step and true when it succeeded,
+` + "`if h.Handle(ctx, m) { commit(m) }`" + `) loses the failed message too: the next message's ack commits its offset
 (whole-program mode: also reported in each handler such a loop is handed
 through a func value, where it returns the failure the loop goes past);
 so does a handler of one such message that returns nothing (its caller
@@ -675,10 +677,18 @@ func (a *pkgAnalysis) offsetSource(in ssa.Instruction) bool {
 }
 
 // acksOffsets reports whether s acks its messages, itself or through the
-// program's own function it hands a message to.
+// program's own functions it hands a message to (a commit helper with a
+// timeout around the layer's own CommitMessages).
 func (a *pkgAnalysis) acksOffsets(s *summary) bool {
+	return a.acksThrough(s, 0)
+}
+
+func (a *pkgAnalysis) acksThrough(s *summary, depth int) bool {
 	if len(s.acks) > 0 {
 		return true
+	}
+	if depth > 2 {
+		return false
 	}
 	for _, b := range s.fn.Blocks {
 		for _, instr := range b.Instrs {
@@ -687,7 +697,7 @@ func (a *pkgAnalysis) acksOffsets(s *summary) bool {
 				continue
 			}
 			if f := ci.Common().StaticCallee(); f != nil && a.local(pkgOf(f)) && f.Blocks != nil && a.messageArg(ci) {
-				if len(a.summary(f).acks) > 0 {
+				if a.acksThrough(a.summary(f), depth+1) {
 					return true
 				}
 			}
