@@ -75,22 +75,66 @@ func (a *pkgAnalysis) visitCall(s *summary, ci ssa.CallInstruction) {
 // itself.
 func (a *pkgAnalysis) visitFuncArgs(s *summary, ci ssa.CallInstruction, args []ssa.Value, guarded map[int]bool) {
 	for i, v := range args {
-		f := funcValue(v)
-		if f == nil || f.Blocks == nil {
-			continue
-		}
-		cs := a.summary(f)
-		if cs.root {
-			continue // a handler registered here: judged on its own
-		}
 		if guarded[i] {
 			continue
 		}
-		for _, o := range cs.unguarded {
-			a.addVia(s, ci, "func literal", o, nil)
+		for _, f := range a.funcValues(v, 0) {
+			if f.Blocks == nil {
+				continue
+			}
+			cs := a.summary(f)
+			if cs.root {
+				continue // a handler registered here: judged on its own
+			}
+			for _, o := range cs.unguarded {
+				a.addVia(s, ci, "func literal", o, nil)
+			}
+			a.addWrites(s, cs) // a transaction's callback: its writes are the call's
 		}
-		a.addWrites(s, cs) // a transaction's callback: its writes are the call's
 	}
+}
+
+// funcValues returns the functions a value can be: a function or a
+// closure, either side of a phi, or a closure that a function of the
+// program returns (a builder: op = c.buildPostInsert(ctx, ev), then
+// backoff.Retry(op, …)), which its builder does not run and so does not
+// count.
+func (a *pkgAnalysis) funcValues(v ssa.Value, depth int) []*ssa.Function {
+	if f := funcValue(v); f != nil {
+		return []*ssa.Function{f}
+	}
+	if depth > 3 {
+		return nil
+	}
+	var out []*ssa.Function
+	switch x := peel(v).(type) {
+	case *ssa.Phi:
+		for _, e := range x.Edges {
+			for _, f := range a.funcValues(e, depth+1) {
+				if !slices.Contains(out, f) {
+					out = append(out, f)
+				}
+			}
+		}
+	case *ssa.Call:
+		g := x.Call.StaticCallee()
+		if g == nil || g.Blocks == nil || !a.local(pkgOf(g)) {
+			break
+		}
+		if _, ok := x.Type().Underlying().(*types.Signature); !ok {
+			break
+		}
+		for _, b := range g.Blocks {
+			if r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && len(r.Results) == 1 {
+				for _, f := range a.funcValues(r.Results[0], depth+1) {
+					if !slices.Contains(out, f) {
+						out = append(out, f)
+					}
+				}
+			}
+		}
+	}
+	return out
 }
 
 // addWrites records, for the call being visited, the writes of a function

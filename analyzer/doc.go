@@ -20,7 +20,10 @@
 // Next, Fetch, ReceiveMessage, XReadGroup, PollFetches …), and functions
 // marked //idem:handler. A closure is judged where it is created: its effects
 // count where the closure is made, unless it is a handler itself or is
-// handed to a function that runs it only for a fresh key.
+// handed to a function that runs it only for a fresh key. A closure that a
+// function of the program makes and returns (a builder: op :=
+// c.buildPush(ctx, ev); backoff.Retry(op, b)) counts where it is handed
+// on.
 //
 // A core NATS subscription (nats.Conn's Subscribe and QueueSubscribe, not
 // JetStream) has no acks and no redelivery, nor has an MQTT subscription at
@@ -241,6 +244,18 @@
 // nil error, or, for a handler that returns the items it did not handle
 // (func(items ...T) []T), by handing none back. An in-memory worker pool
 // (no serialization) is not a queue: its jobs are not handlers.
+//
+// Nor does a job table of the service's own database need a client: a
+// claim, one statement that takes the next job row and moves it on
+// (UPDATE jobs SET status = 'running' WHERE id = (SELECT id FROM jobs
+// WHERE status = 'pending' … LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING *,
+// or a DELETE … RETURNING), makes the rows it returns items, in the
+// function that claims or in its callers a repository returns them to.
+// The functions a row, or a job built from it, is handed to through a func
+// value or an interface method (job.Process(ctx), the handler registered
+// for its type) are handlers, acked by a nil error; the queue's own
+// functions that write the job table (a failed job put back) are not. An
+// insert into a claimed table enqueues a job: it publishes.
 //
 // So is a service's own consumer in front of a broker: a function that
 // fetches with a client's fetch API (XREADGROUP, a poll) and sends what it

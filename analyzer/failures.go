@@ -62,6 +62,10 @@ func errCallDesc(cond ssa.Value) string {
 		case *ssa.Extract:
 			v = x.Tuple
 			continue
+		case *ssa.UnOp:
+			if c := errFieldCall(x); c != nil {
+				return describeCall(c.Common())
+			}
 		case *ssa.Phi:
 			for _, e := range x.Edges {
 				if !isNilConst(e) {
@@ -153,6 +157,13 @@ func (a *pkgAnalysis) failingCall(v ssa.Value, depth int) bool {
 	switch x := v.(type) {
 	case *ssa.Extract:
 		return a.failingCall(x.Tuple, depth+1)
+	case *ssa.UnOp:
+		// An ORM chain's error field (gorm's db.Exec(…).Error): that
+		// call failing.
+		if c := a.ormErrCall(x); c != nil {
+			return a.failingCall(c, depth+1)
+		}
+		return false
 	case *ssa.Phi:
 		for _, e := range x.Edges {
 			if !isNilConst(e) && a.failingCall(e, depth+1) {
@@ -182,14 +193,16 @@ func (a *pkgAnalysis) failingCall(v ssa.Value, depth int) bool {
 			}
 		}
 		// The error of a go-redis command that is an effect
-		// (rdb.IncrBy(…).Err(), .Result()) is that effect failing.
+		// (rdb.IncrBy(…).Err(), .Result()) is that effect failing; the
+		// error of franz-go's ProduceSync(…).FirstErr() is the publish's.
 		if a.cat.Has(fn, knowledge.Reply) {
 			if recv, _ := splitArgs(x.Common()); recv != nil {
 				if fa, ok := recv.(*ssa.FieldAddr); ok {
 					recv = fa.X // the embedded baseCmd of an IntCmd
 				}
 				if rc, ok := peel(recv).(*ssa.Call); ok {
-					return a.cat.Has(callee(rc.Common()), knowledge.Effect)
+					f := callee(rc.Common())
+					return a.cat.Has(f, knowledge.Effect) || a.cat.Has(f, knowledge.Publish)
 				}
 			}
 			return false
@@ -268,4 +281,31 @@ func (a *pkgAnalysis) dependency(fn *types.Func) bool {
 	}
 	mod, path := a.pass.Module.Path, fn.Pkg().Path()
 	return path != mod && !strings.HasPrefix(path, mod+"/")
+}
+
+// ormErrCall returns the ORM call whose error field v loads (gorm's
+// db.Create(&o).Error), nil for any other value.
+func (a *pkgAnalysis) ormErrCall(v *ssa.UnOp) *ssa.Call {
+	c := errFieldCall(v)
+	if c == nil {
+		return nil
+	}
+	if orm := a.ormOf(c); orm == nil || orm.ErrorField == "" || fieldName(c.Type(), v.X.(*ssa.FieldAddr).Field) != orm.ErrorField {
+		return nil
+	}
+	return c
+}
+
+// errFieldCall returns the call whose result's error-typed field v loads
+// (the Error of a gorm chain), nil for any other value.
+func errFieldCall(v *ssa.UnOp) *ssa.Call {
+	if v.Op != token.MUL || !isError(v.Type()) {
+		return nil
+	}
+	fa, ok := v.X.(*ssa.FieldAddr)
+	if !ok {
+		return nil
+	}
+	c, _ := fa.X.(*ssa.Call)
+	return c
 }

@@ -62,6 +62,9 @@ type pkgAnalysis struct {
 	// queuePkgs: the packages that implement such a queue; their writes
 	// store items, they publish.
 	queuePkgs map[*ssa.Package]bool
+	// claimTables: the program's own job tables, claimed by its workers
+	// (jobtables.go); an insert into one enqueues a job.
+	claimTables map[string]bool
 	// clients, for a whole program: the catalogued client types it
 	// converts to an interface (clientimpls.go).
 	clients []types.Type
@@ -120,7 +123,7 @@ func newPkgAnalysis(pass *analysis.Pass, cat *knowledge.Catalog, cfg *config, di
 func newAnalysis(fset *token.FileSet, cat *knowledge.Catalog, cfg *config, dirs *directives) *pkgAnalysis {
 	return &pkgAnalysis{fset: fset, cat: cat, cfg: cfg, dirs: dirs,
 		sums: map[*ssa.Function]*summary{}, uses: map[*ssa.Function]*funcUses{}, seen: map[string]bool{},
-		fresh: map[*types.Func]string{}, dispatched: map[*ssa.Function]bool{}, dispatchSites: map[*ssa.Function][]ssa.CallInstruction{}, registered: map[*ssa.Function]bool{}, once: map[*ssa.Function]bool{}, redelivered: map[*ssa.Function]bool{}, feeders: map[*ssa.Function][]*ssa.Function{}, queued: map[*ssa.Function]bool{}, queuePkgs: map[*ssa.Package]bool{},
+		fresh: map[*types.Func]string{}, dispatched: map[*ssa.Function]bool{}, dispatchSites: map[*ssa.Function][]ssa.CallInstruction{}, registered: map[*ssa.Function]bool{}, once: map[*ssa.Function]bool{}, redelivered: map[*ssa.Function]bool{}, feeders: map[*ssa.Function][]*ssa.Function{}, queued: map[*ssa.Function]bool{}, queuePkgs: map[*ssa.Package]bool{}, claimTables: map[string]bool{},
 		resultAck: map[*ssa.Function]resultAck{}, handoffs: map[*ssa.Function]string{}}
 }
 

@@ -3,6 +3,7 @@ package analyzer
 import (
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"github.com/idemkit/idem/analyzer/knowledge"
@@ -13,7 +14,7 @@ var doc003 = CodeDoc{
 	Code:  IDEM003,
 	Title: "ack on a failure path",
 	Text: `The message is acked on a failure path — after the effect or a processing
-step failed, in a deferred ack, or by returning success from a handler
+step failed (its error tested, a gorm chain's Error among them), in a deferred ack, or by returning success from a handler
 acked by its return (asynq, watermill, RocketMQ), or by returning at all
 from a handler whose consumer commits whatever it returns (dp-kafka's
 registered handlers, go-zero's kq): the error is swallowed and the message
@@ -44,8 +45,9 @@ message after a failure without a nak, a dead-letter publish or a return
 (a failure reported as an error, or by a bool: a function of the program
 that returns false after a failed step and true when it succeeded,
 ` + "`if h.Handle(ctx, m) { commit(m) }`" + `) loses the failed message too: the next message's ack commits its offset
-(whole-program mode: also reported in each handler such a loop is handed
-through a func value, where it returns the failure the loop goes past);
+(whole-program mode: reported in each handler such a loop is handed
+through a func value, where it returns the failure the loop goes past,
+and at the loop only when a function it calls there is no such handler);
 so does a handler of one such message that returns nothing (its caller
 cannot stop) and returns after a failure without committing. A return in
 the shutdown case of a select (case <-ctx.Done()) loses nothing: the
@@ -527,11 +529,34 @@ func (a *pkgAnalysis) checkOffsetSkips(s *summary, name string) {
 		return
 	}
 	for _, f := range s.failures {
-		if a.skipsPast(s, f, next) {
+		if a.skipsPast(s, f, next) && !a.toldInHandlers(f) {
 			a.report(IDEM003, failurePos(f), name, token.NoPos, "",
 				"handler %s goes on to the next message when %s fails: acking a later offset commits this one too, and the message is lost", name, f.what)
 		}
 	}
+}
+
+// toldInHandlers reports whether the failing call of f is a func value or
+// an interface method whose every callee is a handler this loop dispatches
+// to and acks by its error (checkSkippedFailures): each is told where it
+// returns the failure the loop goes past, and one whose only failure is a
+// poison message (a parse error) is told nothing.
+func (a *pkgAnalysis) toldInHandlers(f *decision) bool {
+	call := failingCall(f)
+	if call == nil || call.Common().StaticCallee() != nil {
+		return false
+	}
+	fs := a.callees[call]
+	if len(fs) == 0 {
+		return false
+	}
+	for _, g := range fs {
+		ra, ok := a.resultAck[g]
+		if !ok || !ra.isErr || ra.always || !slices.Contains(a.dispatchSites[g], ssa.CallInstruction(call)) {
+			return false
+		}
+	}
+	return true
 }
 
 // offsetNexts returns the blocks where s takes its next message from a
@@ -760,6 +785,11 @@ func (a *pkgAnalysis) settledInside(f *decision) bool {
 // failingCall is the call whose error f tests, nil when it is no call's.
 func failingCall(f *decision) *ssa.Call {
 	v := f.err
+	if u, ok := v.(*ssa.UnOp); ok {
+		if c := errFieldCall(u); c != nil {
+			return c // db.Exec(…).Error
+		}
+	}
 	for {
 		x, ok := v.(*ssa.Extract)
 		if !ok {

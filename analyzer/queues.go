@@ -241,7 +241,10 @@ func (a *pkgAnalysis) dispatchItems(fn *ssa.Function, it items, depth int, seen 
 					given = append(given, i)
 				}
 			}
-			if len(given) == 0 {
+			// An item whose method is called (job.Process(ctx)): a job
+			// dispatched to its own handler.
+			self := cc.IsInvoke() && a.carries(it, cc.Value, 0)
+			if len(given) == 0 && !self {
 				continue
 			}
 			if _, ok := cc.Value.(*ssa.Builtin); ok {
@@ -251,7 +254,7 @@ func (a *pkgAnalysis) dispatchItems(fn *ssa.Function, it items, depth int, seen 
 				f = built(f)
 				// The queue's own functions only: beyond its package an
 				// item is the handler's business.
-				if depth >= 4 || pkgOf(f) != pkgOf(fn) || f.Blocks == nil {
+				if depth >= 4 || pkgOf(f) != pkgOf(fn) || f.Blocks == nil || len(given) == 0 {
 					continue
 				}
 				sub := items{vals: map[ssa.Value]bool{}}
@@ -266,13 +269,17 @@ func (a *pkgAnalysis) dispatchItems(fn *ssa.Function, it items, depth int, seen 
 			if cc.IsInvoke() && a.cat.Lookup(cc.Method) != nil {
 				continue // a client's interface: the catalog says what it is
 			}
+			item := cc.Value
+			if len(given) > 0 {
+				item = cc.Args[given[0]]
+			}
 			for _, f := range a.callees[ci] {
-				if f.Parent() == fn || !a.local(f.Pkg) {
+				if f.Parent() == fn || !a.local(f.Pkg) || a.jobBookkeeping(f, 0) {
 					continue
 				}
 				a.dispatched[f] = true
 				a.dispatchSites[f] = append(a.dispatchSites[f], ci)
-				a.queueTo(f, ci, cc.Args[given[0]])
+				a.queueTo(f, ci, item)
 				found = true
 			}
 		}

@@ -62,7 +62,7 @@ func (a *pkgAnalysis) sqlStatement(s *summary, ci ssa.CallInstruction, r bound, 
 	for _, t := range cls.Deletes {
 		s.deletes = append(s.deletes, deleteAt{ci, t})
 	}
-	if cls.Effect() && cls.Insert && a.cat.PublishTable(cls.Table) {
+	if cls.Effect() && cls.Insert && (a.cat.PublishTable(cls.Table) || a.claimTables[cls.Table]) {
 		// An insert into an outbox or a queue table publishes a message, as
 		// a broker's producer does: an effect only with -publish.
 		a.addPublish(s, ci, desc, recv)
@@ -95,6 +95,13 @@ func (a *pkgAnalysis) errOf(call *ssa.Call) ssa.Value {
 	}
 	if e := errResult(call); e != nil {
 		return e
+	}
+	// A row's statement fails at its Scan (an INSERT … RETURNING run by
+	// QueryRow, as sqlc's :one queries are).
+	for _, sc := range a.roleCalls(call, knowledge.Scan) {
+		if e := errResult(sc); e != nil {
+			return e
+		}
 	}
 	if orm := a.ormOf(call); orm != nil && orm.ErrorField != "" {
 		if l := fieldLoads(call, orm.ErrorField); len(l) > 0 {

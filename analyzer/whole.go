@@ -728,6 +728,7 @@ func (a *pkgAnalysis) findHandlers() {
 		return
 	}
 	a.findQueueHandlers()
+	a.findClaimHandlers()
 	handles := map[*ssa.Function]bool{}
 	for _, fn := range a.funcs {
 		if a.receives(fn) || a.receivesFed(fn) {

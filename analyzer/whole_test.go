@@ -293,6 +293,23 @@ func TestOwnQueue(t *testing.T) {
 	checkWhole(t, "ownqueue/...")
 }
 
+// TestJobTable runs the whole-program check over a service's own job
+// tables: a worker that claims a row with UPDATE … RETURNING and runs the
+// job built from it, and a pool that claims through a repository's
+// interface and runs the handler registered for the task's type. The
+// jobs are handlers acked by a nil error; the queues' own bookkeeping (a
+// failed task put back) is not.
+func TestJobTable(t *testing.T) {
+	checkWhole(t, "jobtable/...")
+}
+
+// TestScannedInsert: an INSERT … RETURNING that fails at its row's Scan
+// (sqlc's :one) is a unique insert where a caller tests its error for a
+// duplicate key, here by the error's text.
+func TestScannedInsert(t *testing.T) {
+	checkWhole(t, "sqlcone")
+}
+
 // TestWholeProgramDeadLetter: a program that declares a dead-letter
 // exchange dead-letters what it rejects without requeue.
 func TestWholeProgramDeadLetter(t *testing.T) {
@@ -350,10 +367,10 @@ func TestSchemaKeys(t *testing.T) {
 }
 
 // TestSkippedFailures runs the whole-program check over a shared kafka-go
-// loop that logs a handler's error and fetches on: the loop is reported
-// where it goes on, and the handler handed to it where it returns the
-// failure that the loop will commit past; a handler that never fails is
-// not.
+// loop that logs a handler's error and fetches on: the handler handed to
+// it is reported where it returns the failure that the loop will commit
+// past; a handler that never fails is not, and neither is the loop, whose
+// every callee there is told.
 func TestSkippedFailures(t *testing.T) {
 	checkWhole(t, "skipx")
 }

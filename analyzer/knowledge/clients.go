@@ -328,6 +328,9 @@ var brokers = concat(
 			{Name: "(" + c + ").MarkCommitRecords", Role: Ack, Arg: "rs"},
 			{Name: "(" + c + ").CommitUncommittedOffsets", Role: Ack},
 			{Name: "(" + c + ").CommitMarkedOffsets", Role: Ack},
+			// ProduceSync's results: their error is the publish's.
+			{Name: "(github.com/twmb/franz-go/pkg/kgo.ProduceResults).FirstErr", Role: Reply},
+			{Name: "(github.com/twmb/franz-go/pkg/kgo.ProduceResults).First", Role: Reply},
 		}, each(Publish, "franz-go", c, "Produce", "ProduceSync", "TryProduce"))
 	}(),
 
@@ -594,13 +597,15 @@ var redis = concat(
 		{Name: "({redis}.*).XClaim", Role: Fetch},
 		{Name: "({redis}.*).XAck", Role: Ack},
 		{Name: "({redis}.*).XAckDel", Role: Ack},
-		// A list as a queue: a blocking pop returns the next job, a
-		// blocking move hands it over and keeps it in a processing list
-		// until the worker removes it (a reliable queue). The non-blocking
-		// RPOPLPUSH and LMOVE, which rotate lists as often as they take
-		// jobs, stay effects.
+		// A list as a queue: a pop returns the next job (blocking, or
+		// polled until the list is empty), a blocking move hands it over
+		// and keeps it in a processing list until the worker removes it
+		// (a reliable queue). The non-blocking RPOPLPUSH and LMOVE, which
+		// rotate lists as often as they take jobs, stay effects.
 		{Name: "({redis}.*).BRPop", Role: Fetch},
 		{Name: "({redis}.*).BLPop", Role: Fetch},
+		{Name: "({redis}.*).RPop", Role: Fetch},
+		{Name: "({redis}.*).LPop", Role: Fetch},
 		{Name: "({redis}.*).BRPopLPush", Role: Fetch},
 		{Name: "({redis}.*).BLMove", Role: Fetch},
 		{Name: "(github.com/redis/go-redis/v9.*).BLMPop", Role: Fetch}, // v8 has no BLMPOP

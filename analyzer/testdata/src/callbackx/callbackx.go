@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/cenkalti/backoff/v4"
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 	"gocloud.dev/pubsub"
 
@@ -158,4 +159,51 @@ func fetch(ctx context.Context, url string) (*http.Response, error) {
 	}
 	client := &http.Client{}
 	return client.Do(req)
+}
+
+// timeline pushes and removes posts of cached timelines: each change is an
+// operation built by a method of its own and retried by backoff.
+type timeline struct {
+	db *sql.DB
+}
+
+func (t *timeline) buildPush(ctx context.Context, user, post string) func() error {
+	return func() error {
+		_, err := t.db.ExecContext(ctx, `UPDATE timelines SET posts = array_append(posts, $2) WHERE user_id = $1`, user, post)
+		return err
+	}
+}
+
+func (t *timeline) buildRemove(ctx context.Context, user, post string) func() error {
+	return func() error {
+		_, err := t.db.ExecContext(ctx, `DELETE FROM timeline_posts WHERE user_id = $1 AND post_id = $2`, user, post)
+		return err
+	}
+}
+
+// apply builds the change's operation and retries it: the push the builder
+// returns appends the post again when the change is read again.
+func (t *timeline) apply(ctx context.Context, m kafka.Message) error {
+	var op func() error
+	if string(m.Key) == "push" {
+		op = t.buildPush(ctx, string(m.Value), string(m.Key))
+	} else {
+		op = t.buildRemove(ctx, string(m.Value), string(m.Key))
+	}
+	return backoff.Retry(op, backoff.NewExponentialBackOff(backoff.WithMaxElapsedTime(time.Minute)))
+}
+
+func (t *timeline) run(c *kafka.Consumer) error {
+	for {
+		m, err := c.ReadMessage(time.Second)
+		if err != nil {
+			continue
+		}
+		if err := t.apply(context.Background(), *m); err != nil { // want `effect callbackx.timeline.apply → func literal → sql.DB.ExecContext "UPDATE timelines SET posts = array_append.*" in handler timeline.run is not guarded by a dedup check \(IDEM001\)`
+			return err
+		}
+		if _, err := c.StoreMessage(m); err != nil {
+			return err
+		}
+	}
 }

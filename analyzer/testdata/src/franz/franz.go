@@ -236,3 +236,42 @@ func (r *runner) run(ctx context.Context) {
 		}
 	}
 }
+
+// forwarder republishes each record to its topic and commits the poll; a
+// republish whose error is only printed is committed all the same.
+type forwarder struct{ cl *kgo.Client }
+
+func newForwarder() (*forwarder, error) {
+	cl, err := kgo.NewClient(kgo.ConsumerGroup("retry"), kgo.DisableAutoCommit())
+	if err != nil {
+		return nil, err
+	}
+	return &forwarder{cl: cl}, nil
+}
+
+func (f *forwarder) run(ctx context.Context) {
+	for {
+		fetches := f.cl.PollFetches(ctx)
+		for _, r := range fetches.Records() {
+			out := &kgo.Record{Topic: "orders", Key: r.Key, Value: r.Value}
+			if err := f.cl.ProduceSync(ctx, out).FirstErr(); err != nil {
+				println(err.Error())
+			}
+		}
+		f.cl.CommitRecords(ctx, fetches.Records()...) // want `ack kgo.Client.CommitRecords in handler forwarder.run also runs when kgo.ProduceResults.FirstErr fails: the error is swallowed and the message lost \(IDEM003\)`
+	}
+}
+
+// runStopping stops on a failed republish: nothing is committed.
+func (f *forwarder) runStopping(ctx context.Context) error {
+	for {
+		fetches := f.cl.PollFetches(ctx)
+		for _, r := range fetches.Records() {
+			out := &kgo.Record{Topic: "orders", Key: r.Key, Value: r.Value}
+			if err := f.cl.ProduceSync(ctx, out).FirstErr(); err != nil {
+				return err
+			}
+		}
+		f.cl.CommitRecords(ctx, fetches.Records()...)
+	}
+}

@@ -1,6 +1,6 @@
-// Package redislist: Redis lists as job queues (go-redis v9). A blocking
-// pop (or a blocking move to a processing list) returns the next job; the
-// non-blocking RPOPLPUSH/LMOVE stay effects of their own.
+// Package redislist: Redis lists as job queues (go-redis v9). A pop,
+// blocking or polled (or a blocking move to a processing list), returns the
+// next job; the non-blocking RPOPLPUSH/LMOVE stay effects of their own.
 package redislist
 
 import (
@@ -21,6 +21,20 @@ func worker(ctx context.Context, rdb *redis.Client, db *sql.DB) error {
 		}
 		o, _ := shop.Decode([]byte(kv[1]))
 		shop.AddPoints(ctx, db, o.User, o.Qty) // want `effect shop.AddPoints .* in handler worker is not guarded by a dedup check`
+	}
+}
+
+// pollWorker pops with the non-blocking RPOP until the list is empty,
+// then waits: the popped job is the message.
+func pollWorker(ctx context.Context, rdb *redis.Client, db *sql.DB) error {
+	for {
+		raw, err := rdb.RPop(ctx, "jobs").Result()
+		if err != nil || raw == "" {
+			time.Sleep(time.Second)
+			continue
+		}
+		o, _ := shop.Decode([]byte(raw))
+		shop.AddPoints(ctx, db, o.User, o.Qty) // want `effect shop.AddPoints .* in handler pollWorker is not guarded by a dedup check`
 	}
 }
 

@@ -154,3 +154,20 @@ func (b *Books) refundedUnmarked(ctx context.Context, m amqp.Delivery) {
 	}
 	m.Ack(false) // want `IDEM003`
 }
+
+// recount tests the chain's Error, logs a failure and acks: the recount
+// it failed is lost. Its twin naks.
+func (b *Books) recount(ctx context.Context, m amqp.Delivery) {
+	if err := b.db.WithContext(ctx).Exec(`UPDATE invoices SET amount = (SELECT sum(amount) FROM lines WHERE invoice_id = ?) WHERE id = ?`, string(m.Body), string(m.Body)).Error; err != nil {
+		println(err.Error())
+	}
+	m.Ack(false) // want `IDEM003`
+}
+
+func (b *Books) recountNak(ctx context.Context, m amqp.Delivery) {
+	if err := b.db.WithContext(ctx).Exec(`UPDATE invoices SET amount = (SELECT sum(amount) FROM lines WHERE invoice_id = ?) WHERE id = ?`, string(m.Body), string(m.Body)).Error; err != nil {
+		m.Nack(false, true)
+		return
+	}
+	m.Ack(false)
+}

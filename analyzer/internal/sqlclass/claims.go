@@ -1,0 +1,87 @@
+package sqlclass
+
+// ClaimTable returns the table a statement claims a job from, "" when it
+// is no claim. A claim takes the next job row of the program's own job
+// table and moves it on in one statement, returning it to the worker:
+//
+//	UPDATE jobs SET status = 'running' WHERE id = (SELECT id FROM jobs
+//	  WHERE status = 'pending' ORDER BY run_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+//	RETURNING *
+//
+// or a DELETE … RETURNING that pops it. The statement updates or deletes
+// rows of a table picked by a subquery of that same table that takes the
+// first rows (LIMIT) or locks them (FOR UPDATE), and returns them.
+func ClaimTable(q string) string {
+	for _, s := range splitTop(tokenize(q), ";") {
+		if t := claimStmt(s); t != "" {
+			return t
+		}
+	}
+	return ""
+}
+
+func claimStmt(s []tok) string {
+	if len(s) < 3 {
+		return ""
+	}
+	var table string
+	switch {
+	case s[0].is("update"):
+		table = qualifiedName(s, 1)
+		if s[1].is("only") {
+			table = qualifiedName(s, 2)
+		}
+	case s[0].is("delete") && s[1].is("from"):
+		table = qualifiedName(s, 2)
+	default:
+		return ""
+	}
+	if table == "" {
+		return ""
+	}
+	returning, picked := false, false
+	depth := 0
+	for j := 0; j < len(s); j++ {
+		t := s[j]
+		switch {
+		case t.op("("):
+			depth++
+			if j+1 < len(s) && s[j+1].is("select") && pickSubquery(s[j+1:], table) {
+				picked = true
+			}
+		case t.op(")"):
+			depth--
+		case depth == 0 && t.is("returning"):
+			returning = true
+		}
+	}
+	if returning && picked {
+		return table
+	}
+	return ""
+}
+
+// pickSubquery reports whether the subquery starting at s[0] (SELECT, up
+// to its closing parenthesis) reads table and takes its first rows or
+// locks them.
+func pickSubquery(s []tok, table string) bool {
+	reads, picks := false, false
+	depth := 0
+	for j := 0; j < len(s); j++ {
+		t := s[j]
+		switch {
+		case t.op("("):
+			depth++
+		case t.op(")"):
+			if depth == 0 {
+				return reads && picks
+			}
+			depth--
+		case depth == 0 && t.is("from") && qualifiedName(s, j+1) == table:
+			reads = true
+		case depth == 0 && (t.is("limit") || t.is("for") && j+1 < len(s) && s[j+1].is("update")):
+			picks = true
+		}
+	}
+	return reads && picks
+}
