@@ -97,26 +97,32 @@ func (a *pkgAnalysis) claimedItems(fn *ssa.Function) (items, string) {
 // claimOf returns the table call claims a job from: a catalogued SQL
 // execution or query whose constant text is a claim (sqlclass.ClaimTable).
 func (a *pkgAnalysis) claimOf(call *ssa.Call) string {
+	for _, q := range a.sqlTexts(call) {
+		if t := sqlclass.ClaimTable(q); t != "" {
+			return t
+		}
+	}
+	return ""
+}
+
+// sqlTexts returns the constant texts a catalogued SQL execution or query
+// runs; nil for any other call or a text not known.
+func (a *pkgAnalysis) sqlTexts(call *ssa.Call) []string {
 	fn := callee(call.Common())
 	if fn == nil {
-		return ""
+		return nil
 	}
+	var out []string
 	for _, r := range rulesOf(a.cat, fn) {
 		if r.Kind != knowledge.SQL || r.Mode != knowledge.SQLQuery && r.Mode != knowledge.SQLExec {
 			continue
 		}
 		_, args := splitArgs(call.Common())
-		texts, _, ok := a.texts(arg(args, r.arg), 0)
-		if !ok {
-			continue
-		}
-		for _, q := range texts {
-			if t := sqlclass.ClaimTable(q); t != "" {
-				return t
-			}
+		if texts, _, ok := a.texts(arg(args, r.arg), 0); ok {
+			out = append(out, texts...)
 		}
 	}
-	return ""
+	return out
 }
 
 // returnsItems reports whether fn returns one of it's items (other than
@@ -169,19 +175,9 @@ func (a *pkgAnalysis) jobBookkeeping(f *ssa.Function, depth int) bool {
 			if !ok {
 				continue
 			}
-			if fn := callee(call.Common()); fn != nil {
-				for _, r := range rulesOf(a.cat, fn) {
-					if r.Kind != knowledge.SQL || r.Mode != knowledge.SQLExec && r.Mode != knowledge.SQLQuery {
-						continue
-					}
-					_, args := splitArgs(call.Common())
-					if texts, _, ok := a.texts(arg(args, r.arg), 0); ok {
-						for _, q := range texts {
-							if c := sqlclass.Classify(q); c.Write && a.claimTables[c.Table] {
-								return true
-							}
-						}
-					}
+			for _, q := range a.sqlTexts(call) {
+				if c := sqlclass.Classify(q); c.Write && a.claimTables[c.Table] {
+					return true
 				}
 			}
 			if g := call.Common().StaticCallee(); g != nil && a.local(pkgOf(g)) && a.jobBookkeeping(built(g), depth+1) {
