@@ -210,16 +210,28 @@ func scannedInto(res ssa.Value) []ssa.Value {
 	return out
 }
 
-// pointers returns the pointers among args, as given (Scan(&j.ID)) or
-// converted to an interface (gorm's Scan(dest any), sqlx's Get(dest any, …)).
+// pointers returns the pointers among args, as given, converted to an
+// interface (gorm's Scan(dest any), sqlx's Get(dest any, …)) or in a
+// variadic slice (database/sql's Scan(&j.ID, &j.Type)).
 func pointers(args []ssa.Value) []ssa.Value {
 	var out []ssa.Value
+	var all []ssa.Value
 	for _, x := range args {
+		if elems := sliceElems(x); len(elems) > 0 {
+			all = append(all, elems...)
+		} else {
+			all = append(all, x)
+		}
+	}
+	for _, x := range all {
 		if mi, ok := x.(*ssa.MakeInterface); ok {
 			x = mi.X
 		}
 		if _, ptr := x.Type().Underlying().(*types.Pointer); ptr {
 			out = append(out, x)
+			if fa, ok := x.(*ssa.FieldAddr); ok {
+				out = append(out, fa.X) // Scan(&j.ID): the row j
+			}
 		}
 	}
 	return out

@@ -87,7 +87,8 @@ func NewRepo(db *sql.DB) *Repo { return &Repo{db: db} }
 func (r *Repo) Claim(ctx context.Context) (*Task, error) {
 	row := r.db.QueryRowContext(ctx, `UPDATE tasks SET status = ? WHERE id = (
 		SELECT id FROM tasks WHERE status = ? ORDER BY id LIMIT 1) RETURNING id, type, media_id`, "running", "pending")
-	t, err := scanTask(row)
+	var t Task
+	err := row.Scan(&t.ID, &t.Type, &t.MediaID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
@@ -95,12 +96,6 @@ func (r *Repo) Claim(ctx context.Context) (*Task, error) {
 		return nil, err
 	}
 	return &t, nil
-}
-
-func scanTask(row *sql.Row) (Task, error) {
-	var t Task
-	err := row.Scan(&t.ID, &t.Type, &t.MediaID)
-	return t, err
 }
 
 // Complete marks a task done.
