@@ -92,16 +92,10 @@ func (a *pkgAnalysis) acksAs(t, it types.Type) bool {
 		if fn == nil {
 			continue
 		}
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				ci, ok := instr.(ssa.CallInstruction)
-				if !ok {
-					continue
-				}
-				f := callee(ci.Common())
-				if a.cat.Has(f, knowledge.Ack) || a.cat.Has(f, knowledge.Nack) {
-					return true
-				}
+		for ci := range callsIn(fn) {
+			f := callee(ci.Common())
+			if a.cat.Has(f, knowledge.Ack) || a.cat.Has(f, knowledge.Nack) {
+				return true
 			}
 		}
 	}

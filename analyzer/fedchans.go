@@ -42,11 +42,9 @@ func (a *pkgAnalysis) fedChannels() map[any][]ssa.CallInstruction {
 // fetches returns fn's own calls of a client's fetch API.
 func (a *pkgAnalysis) fetches(fn *ssa.Function) []ssa.CallInstruction {
 	var out []ssa.CallInstruction
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			if ci, ok := instr.(ssa.CallInstruction); ok && a.cat.Has(callee(ci.Common()), knowledge.Fetch) {
-				out = append(out, ci)
-			}
+	for ci := range callsIn(fn) {
+		if a.cat.Has(callee(ci.Common()), knowledge.Fetch) {
+			out = append(out, ci)
 		}
 	}
 	return out

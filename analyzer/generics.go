@@ -25,32 +25,26 @@ type instances struct {
 func newInstances(funcs []*ssa.Function) *instances {
 	in := &instances{args: map[any][][]types.Type{}, seen: map[string]bool{}}
 	for _, fn := range funcs {
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				ci, ok := instr.(ssa.CallInstruction)
-				if !ok {
-					continue
-				}
-				f := ci.Common().StaticCallee()
-				if f == nil || f.Origin() == nil || len(f.TypeArgs()) == 0 {
-					continue
-				}
-				targs := f.TypeArgs()
-				concrete := true
-				for _, t := range targs {
-					if mentionsTypeParam(t, 0) {
-						concrete = false
-					}
-				}
-				if !concrete {
-					continue
-				}
-				in.add(owner(f.Origin()), targs)
-				// The generic types its signature names with concrete
-				// arguments (a constructor's *Queue[Opts]).
-				in.named(f.Signature.Params(), 0)
-				in.named(f.Signature.Results(), 0)
+		for ci := range callsIn(fn) {
+			f := ci.Common().StaticCallee()
+			if f == nil || f.Origin() == nil || len(f.TypeArgs()) == 0 {
+				continue
 			}
+			targs := f.TypeArgs()
+			concrete := true
+			for _, t := range targs {
+				if mentionsTypeParam(t, 0) {
+					concrete = false
+				}
+			}
+			if !concrete {
+				continue
+			}
+			in.add(owner(f.Origin()), targs)
+			// The generic types its signature names with concrete
+			// arguments (a constructor's *Queue[Opts]).
+			in.named(f.Signature.Params(), 0)
+			in.named(f.Signature.Results(), 0)
 		}
 	}
 	return in

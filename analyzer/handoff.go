@@ -196,19 +196,13 @@ func (a *pkgAnalysis) handoffIn(fn *ssa.Function, depth int) string {
 			return w
 		}
 	}
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			ci, ok := instr.(ssa.CallInstruction)
-			if !ok {
-				continue
-			}
-			if _, isGo := ci.(*ssa.Go); isGo {
-				continue
-			}
-			for _, f := range a.calleesOf(ci) {
-				if w := a.handoffOf(f, depth+1); w != "" {
-					return w
-				}
+	for ci := range callsIn(fn) {
+		if _, isGo := ci.(*ssa.Go); isGo {
+			continue
+		}
+		for _, f := range a.calleesOf(ci) {
+			if w := a.handoffOf(f, depth+1); w != "" {
+				return w
 			}
 		}
 	}

@@ -715,16 +715,10 @@ func (a *pkgAnalysis) acksThrough(s *summary, depth int) bool {
 	if depth > 2 {
 		return false
 	}
-	for _, b := range s.fn.Blocks {
-		for _, instr := range b.Instrs {
-			ci, ok := instr.(ssa.CallInstruction)
-			if !ok {
-				continue
-			}
-			if f := ci.Common().StaticCallee(); f != nil && a.local(pkgOf(f)) && f.Blocks != nil && a.messageArg(ci) {
-				if a.acksThrough(a.summary(f), depth+1) {
-					return true
-				}
+	for ci := range callsIn(s.fn) {
+		if f := ci.Common().StaticCallee(); f != nil && a.local(pkgOf(f)) && f.Blocks != nil && a.messageArg(ci) {
+			if a.acksThrough(a.summary(f), depth+1) {
+				return true
 			}
 		}
 	}

@@ -147,15 +147,9 @@ func (a *pkgAnalysis) returnsItems(fn *ssa.Function, it items) bool {
 func (a *pkgAnalysis) callSites() map[*ssa.Function][]ssa.CallInstruction {
 	out := map[*ssa.Function][]ssa.CallInstruction{}
 	for _, fn := range a.funcs {
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				ci, ok := instr.(ssa.CallInstruction)
-				if !ok {
-					continue
-				}
-				for _, f := range a.calleesOf(ci) {
-					out[built(f)] = append(out[built(f)], ci)
-				}
+		for ci := range callsIn(fn) {
+			for _, f := range a.calleesOf(ci) {
+				out[built(f)] = append(out[built(f)], ci)
 			}
 		}
 	}

@@ -38,15 +38,12 @@ func (a *pkgAnalysis) processorCall(fn *ssa.Function, ci ssa.CallInstruction) bo
 	if _, ok := a.ackPolarity(fn, ci); !ok {
 		return false
 	}
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			other, ok := instr.(ssa.CallInstruction)
-			if !ok || other == ci || !a.ownCall(other) {
-				continue
-			}
-			if _, decides := a.ackPolarity(fn, other); decides {
-				return false
-			}
+	for other := range callsIn(fn) {
+		if other == ci || !a.ownCall(other) {
+			continue
+		}
+		if _, decides := a.ackPolarity(fn, other); decides {
+			return false
 		}
 	}
 	return true

@@ -55,26 +55,20 @@ func (a *pkgAnalysis) reaching(r knowledge.Role) map[*ssa.Function]bool {
 	callers := map[*ssa.Function][]*ssa.Function{}
 	var work []*ssa.Function
 	for _, fn := range a.funcs {
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				ci, ok := instr.(ssa.CallInstruction)
-				if !ok {
-					continue
-				}
-				if a.cat.Has(callee(ci.Common()), r) && !set[fn] {
-					set[fn] = true
-					work = append(work, fn)
-				}
-				if f := ci.Common().StaticCallee(); f != nil {
-					callers[built(f)] = append(callers[built(f)], fn)
-				}
-				// Through a dynamic call only within a package (a JSON
-				// wrapper's handler interface): through a callback, every
-				// dispatcher would reach everything.
-				for _, f := range a.callees[ci] {
-					if pkgOf(f) == pkgOf(fn) {
-						callers[f] = append(callers[f], fn)
-					}
+		for ci := range callsIn(fn) {
+			if a.cat.Has(callee(ci.Common()), r) && !set[fn] {
+				set[fn] = true
+				work = append(work, fn)
+			}
+			if f := ci.Common().StaticCallee(); f != nil {
+				callers[built(f)] = append(callers[built(f)], fn)
+			}
+			// Through a dynamic call only within a package (a JSON
+			// wrapper's handler interface): through a callback, every
+			// dispatcher would reach everything.
+			for _, f := range a.callees[ci] {
+				if pkgOf(f) == pkgOf(fn) {
+					callers[f] = append(callers[f], fn)
 				}
 			}
 		}
@@ -228,60 +222,54 @@ func (a *pkgAnalysis) dispatchItems(fn *ssa.Function, it items, depth int, seen 
 		return false
 	}
 	seen[fn] = true
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			ci, ok := instr.(ssa.CallInstruction)
-			if !ok {
+	for ci := range callsIn(fn) {
+		cc := ci.Common()
+		var given []int
+		for i, x := range cc.Args {
+			if a.carries(it, x, 0) && !opaque(paramType(cc, i)) && !scalar(x.Type()) {
+				given = append(given, i)
+			}
+		}
+		// An item whose method is called (job.Process(ctx)): a job
+		// dispatched to its own handler.
+		self := cc.IsInvoke() && a.carries(it, cc.Value, 0)
+		if len(given) == 0 && !self {
+			continue
+		}
+		if _, ok := cc.Value.(*ssa.Builtin); ok {
+			continue
+		}
+		if f := cc.StaticCallee(); f != nil {
+			f = built(f)
+			// The queue's own functions only: beyond its package an
+			// item is the handler's business.
+			if depth >= 4 || pkgOf(f) != pkgOf(fn) || f.Blocks == nil || len(given) == 0 {
 				continue
 			}
-			cc := ci.Common()
-			var given []int
-			for i, x := range cc.Args {
-				if a.carries(it, x, 0) && !opaque(paramType(cc, i)) && !scalar(x.Type()) {
-					given = append(given, i)
+			sub := items{vals: map[ssa.Value]bool{}}
+			for _, i := range given {
+				if i < len(f.Params) {
+					sub.vals[f.Params[i]] = true
 				}
 			}
-			// An item whose method is called (job.Process(ctx)): a job
-			// dispatched to its own handler.
-			self := cc.IsInvoke() && a.carries(it, cc.Value, 0)
-			if len(given) == 0 && !self {
+			found = a.dispatchItems(f, sub, depth+1, seen) || found
+			continue
+		}
+		if cc.IsInvoke() && a.cat.Lookup(cc.Method) != nil {
+			continue // a client's interface: the catalog says what it is
+		}
+		item := cc.Value
+		if len(given) > 0 {
+			item = cc.Args[given[0]]
+		}
+		for _, f := range a.callees[ci] {
+			if f.Parent() == fn || !a.local(f.Pkg) || a.jobBookkeeping(f, 0) {
 				continue
 			}
-			if _, ok := cc.Value.(*ssa.Builtin); ok {
-				continue
-			}
-			if f := cc.StaticCallee(); f != nil {
-				f = built(f)
-				// The queue's own functions only: beyond its package an
-				// item is the handler's business.
-				if depth >= 4 || pkgOf(f) != pkgOf(fn) || f.Blocks == nil || len(given) == 0 {
-					continue
-				}
-				sub := items{vals: map[ssa.Value]bool{}}
-				for _, i := range given {
-					if i < len(f.Params) {
-						sub.vals[f.Params[i]] = true
-					}
-				}
-				found = a.dispatchItems(f, sub, depth+1, seen) || found
-				continue
-			}
-			if cc.IsInvoke() && a.cat.Lookup(cc.Method) != nil {
-				continue // a client's interface: the catalog says what it is
-			}
-			item := cc.Value
-			if len(given) > 0 {
-				item = cc.Args[given[0]]
-			}
-			for _, f := range a.callees[ci] {
-				if f.Parent() == fn || !a.local(f.Pkg) || a.jobBookkeeping(f, 0) {
-					continue
-				}
-				a.dispatched[f] = true
-				a.dispatchSites[f] = append(a.dispatchSites[f], ci)
-				a.queueTo(f, ci, item)
-				found = true
-			}
+			a.dispatched[f] = true
+			a.dispatchSites[f] = append(a.dispatchSites[f], ci)
+			a.queueTo(f, ci, item)
+			found = true
 		}
 	}
 	return found

@@ -92,34 +92,28 @@ func (a *pkgAnalysis) rollbackGuards(s *summary) {
 // commit of that transaction without completing the job on it first.
 func (a *pkgAnalysis) completionGuards(s *summary) {
 	callback := a.txParam(s.fn)
-	for _, b := range s.fn.Blocks {
-		for _, instr := range b.Instrs {
-			ci, ok := instr.(ssa.CallInstruction)
-			if !ok {
+	for ci := range callsIn(s.fn) {
+		f := callee(ci.Common())
+		r := a.cat.Find(f, knowledge.CompleteTx)
+		if r == nil {
+			continue
+		}
+		_, args := splitArgs(ci.Common())
+		i := r.ArgIndex(f)
+		if i < 0 || i >= len(args) {
+			continue
+		}
+		tx := a.txRoot(args[i])
+		if !a.begunIn(s.fn, tx) && (callback == nil || tx != callback) {
+			continue
+		}
+		done := &check{call: ci, pos: ci.Pos(), desc: describeCall(ci.Common()), kind: ckDone, store: knowledge.SQL, recv: tx, decided: true}
+		for _, o := range s.occs {
+			if o.guardedBy != nil || o.kind != knowledge.SQL || !runsBefore(ci, o.instr) && a.commitsWithout(s, o.instr, ci, tx) {
 				continue
 			}
-			f := callee(ci.Common())
-			r := a.cat.Find(f, knowledge.CompleteTx)
-			if r == nil {
-				continue
-			}
-			_, args := splitArgs(ci.Common())
-			i := r.ArgIndex(f)
-			if i < 0 || i >= len(args) {
-				continue
-			}
-			tx := a.txRoot(args[i])
-			if !a.begunIn(s.fn, tx) && (callback == nil || tx != callback) {
-				continue
-			}
-			done := &check{call: ci, pos: ci.Pos(), desc: describeCall(ci.Common()), kind: ckDone, store: knowledge.SQL, recv: tx, decided: true}
-			for _, o := range s.occs {
-				if o.guardedBy != nil || o.kind != knowledge.SQL || !runsBefore(ci, o.instr) && a.commitsWithout(s, o.instr, ci, tx) {
-					continue
-				}
-				if oc, ok := o.instr.(ssa.CallInstruction); ok && sameValue(a.callTx(oc.Common()), tx) {
-					o.guardedBy = done
-				}
+			if oc, ok := o.instr.(ssa.CallInstruction); ok && sameValue(a.callTx(oc.Common()), tx) {
+				o.guardedBy = done
 			}
 		}
 	}
@@ -194,24 +188,18 @@ func (a *pkgAnalysis) txParam(fn *ssa.Function) ssa.Value {
 	if fn.Parent() == nil || len(fn.Params) == 0 {
 		return nil
 	}
-	for _, b := range fn.Parent().Blocks {
-		for _, instr := range b.Instrs {
-			ci, ok := instr.(ssa.CallInstruction)
-			if !ok {
-				continue
-			}
-			f := callee(ci.Common())
-			if f == nil || f.Pkg() == nil {
-				continue
-			}
-			orm := a.cat.ORM(f.Pkg().Path())
-			if orm == nil || orm.Transaction == "" || f.Name() != orm.Transaction {
-				continue
-			}
-			for _, x := range ci.Common().Args {
-				if funcValue(x) == fn {
-					return fn.Params[0]
-				}
+	for ci := range callsIn(fn.Parent()) {
+		f := callee(ci.Common())
+		if f == nil || f.Pkg() == nil {
+			continue
+		}
+		orm := a.cat.ORM(f.Pkg().Path())
+		if orm == nil || orm.Transaction == "" || f.Name() != orm.Transaction {
+			continue
+		}
+		for _, x := range ci.Common().Args {
+			if funcValue(x) == fn {
+				return fn.Params[0]
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"iter"
 	"regexp"
 	"strings"
 
@@ -16,6 +17,19 @@ import (
 
 // Small helpers over SSA values: callees, arguments, constant strings,
 // results of calls, and backward walks.
+
+// callsIn yields the call instructions of fn's body, block by block.
+func callsIn(fn *ssa.Function) iter.Seq[ssa.CallInstruction] {
+	return func(yield func(ssa.CallInstruction) bool) {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if ci, ok := instr.(ssa.CallInstruction); ok && !yield(ci) {
+					return
+				}
+			}
+		}
+	}
+}
 
 // callee returns the function or method a call instruction calls: the
 // static callee's object, or the interface method of an invoke.

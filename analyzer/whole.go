@@ -151,24 +151,18 @@ func (a *pkgAnalysis) reachedPackages(candidates map[string]bool) []string {
 		for _, anon := range fn.AnonFuncs {
 			visit(anon)
 		}
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				ci, ok := instr.(ssa.CallInstruction)
-				if !ok {
-					continue
+		for ci := range callsIn(fn) {
+			cc := ci.Common()
+			if cc.IsInvoke() {
+				note(cc.Method)
+			} else if f := cc.StaticCallee(); f != nil {
+				if f.Blocks == nil {
+					note(f.Object())
 				}
-				cc := ci.Common()
-				if cc.IsInvoke() {
-					note(cc.Method)
-				} else if f := cc.StaticCallee(); f != nil {
-					if f.Blocks == nil {
-						note(f.Object())
-					}
-					visit(f)
-				}
-				for _, f := range a.callees[ci] {
-					visit(f)
-				}
+				visit(f)
+			}
+			for _, f := range a.callees[ci] {
+				visit(f)
 			}
 		}
 	}
@@ -384,38 +378,32 @@ func dynamicCallees(prog *ssa.Program, funcs []*ssa.Function) (map[ssa.CallInstr
 	sort.Slice(callers[len(funcs):], func(i, j int) bool { return callers[len(funcs)+i].String() < callers[len(funcs)+j].String() })
 	for _, fn := range callers {
 		caller := initial.CreateNode(fn)
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				ci, ok := instr.(ssa.CallInstruction)
-				if !ok {
-					continue
+		for ci := range callsIn(fn) {
+			cc := ci.Common()
+			var targets []*ssa.Function
+			switch {
+			case cc.StaticCallee() != nil:
+				if f := cc.StaticCallee(); own[f] || own[unwrap(prog, f)] {
+					targets = []*ssa.Function{f}
+					flow[f] = true
 				}
-				cc := ci.Common()
-				var targets []*ssa.Function
-				switch {
-				case cc.StaticCallee() != nil:
-					if f := cc.StaticCallee(); own[f] || own[unwrap(prog, f)] {
-						targets = []*ssa.Function{f}
-						flow[f] = true
-					}
-				case cc.IsInvoke():
-					targets = impls.of(cc.Method)
-					sites[ci] = targets
-				default:
-					targets = bySig[sigKey(cc.Signature())]
-					if generic(cc.Signature()) {
-						// A func value of a generic body (a generic
-						// queue's handler field): values reach it through
-						// instantiations, whose bodies are not built, so
-						// the taken functions of the signatures it has in
-						// the program's instantiations.
-						targets = insts.matching(fn, bySig, cc.Signature())
-					}
-					sites[ci] = targets
+			case cc.IsInvoke():
+				targets = impls.of(cc.Method)
+				sites[ci] = targets
+			default:
+				targets = bySig[sigKey(cc.Signature())]
+				if generic(cc.Signature()) {
+					// A func value of a generic body (a generic
+					// queue's handler field): values reach it through
+					// instantiations, whose bodies are not built, so
+					// the taken functions of the signatures it has in
+					// the program's instantiations.
+					targets = insts.matching(fn, bySig, cc.Signature())
 				}
-				for _, f := range targets {
-					callgraph.AddEdge(caller, ci, initial.CreateNode(f))
-				}
+				sites[ci] = targets
+			}
+			for _, f := range targets {
+				callgraph.AddEdge(caller, ci, initial.CreateNode(f))
 			}
 		}
 	}
@@ -667,57 +655,51 @@ func unwrap(prog *ssa.Program, f *ssa.Function) *ssa.Function {
 func (a *pkgAnalysis) findHandlers() {
 	a.findOnceReceivers()
 	for _, fn := range a.funcs {
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				ci, ok := instr.(ssa.CallInstruction)
-				if !ok {
-					continue
+		for ci := range callsIn(fn) {
+			f := callee(ci.Common())
+			rules := a.rulesOf(f)
+			if len(rules) == 0 && ci.Common().IsInvoke() && a.clients != nil {
+				// The program's own interface over a client (a
+				// consumer behind a KafkaConsumer interface, for
+				// mocks): the client's registration.
+				_, rules = a.clientImpl(f)
+			}
+			_, args := splitArgs(ci.Common())
+			once := false // the call subscribes at most once (an MQTT QoS 0 subscription)
+			for _, r := range rules {
+				if r.Role == knowledge.AtMostOnce && r.WhenZero != "" {
+					n, ok := constInt(arg(args, knowledge.Param(f, r.WhenZero)))
+					once = once || ok && n == 0
 				}
-				f := callee(ci.Common())
-				rules := a.rulesOf(f)
-				if len(rules) == 0 && ci.Common().IsInvoke() && a.clients != nil {
-					// The program's own interface over a client (a
-					// consumer behind a KafkaConsumer interface, for
-					// mocks): the client's registration.
-					_, rules = a.clientImpl(f)
-				}
-				_, args := splitArgs(ci.Common())
-				once := false // the call subscribes at most once (an MQTT QoS 0 subscription)
-				for _, r := range rules {
-					if r.Role == knowledge.AtMostOnce && r.WhenZero != "" {
-						n, ok := constInt(arg(args, knowledge.Param(f, r.WhenZero)))
-						once = once || ok && n == 0
-					}
-				}
-				for _, r := range rules {
-					switch r.Role {
-					case knowledge.AtMostOnce:
-						if r.WhenZero != "" && !once {
-							continue // QoS 1 or 2, or not known: redelivered
-						}
-						for _, h := range a.handlerValues(arg(args, r.arg)) {
-							a.once[h] = true
-						}
-						continue
-					case knowledge.Register, knowledge.Subscribe:
-						if once {
-							break
-						}
-						for _, h := range a.handlerValues(arg(args, r.arg)) {
-							a.redelivered[h] = true
-						}
-					}
-					if r.Role != knowledge.Register {
-						continue
+			}
+			for _, r := range rules {
+				switch r.Role {
+				case knowledge.AtMostOnce:
+					if r.WhenZero != "" && !once {
+						continue // QoS 1 or 2, or not known: redelivered
 					}
 					for _, h := range a.handlerValues(arg(args, r.arg)) {
-						a.registered[h] = true
-						// A framework acks what its handler returns nil for
-						// (or, for some, whatever it returns).
-						if res := h.Signature.Results(); res.Len() > 0 && isError(res.At(res.Len()-1).Type()) {
-							if _, ok := a.resultAck[h]; !ok || r.CommitsAlways {
-								a.resultAck[h] = resultAck{index: res.Len() - 1, isErr: true, always: r.CommitsAlways}
-							}
+						a.once[h] = true
+					}
+					continue
+				case knowledge.Register, knowledge.Subscribe:
+					if once {
+						break
+					}
+					for _, h := range a.handlerValues(arg(args, r.arg)) {
+						a.redelivered[h] = true
+					}
+				}
+				if r.Role != knowledge.Register {
+					continue
+				}
+				for _, h := range a.handlerValues(arg(args, r.arg)) {
+					a.registered[h] = true
+					// A framework acks what its handler returns nil for
+					// (or, for some, whatever it returns).
+					if res := h.Signature.Results(); res.Len() > 0 && isError(res.At(res.Len()-1).Type()) {
+						if _, ok := a.resultAck[h]; !ok || r.CommitsAlways {
+							a.resultAck[h] = resultAck{index: res.Len() - 1, isErr: true, always: r.CommitsAlways}
 						}
 					}
 				}
@@ -751,44 +733,38 @@ func (a *pkgAnalysis) findHandlers() {
 			if top := inline[fn]; top != nil {
 				inHandler = inHandler || handles[top] || a.dispatched[top] || a.registered[top]
 			}
-			for _, b := range fn.Blocks {
-				for _, instr := range b.Instrs {
-					ci, ok := instr.(ssa.CallInstruction)
-					if !ok {
-						continue
+			for ci := range callsIn(fn) {
+				if f := ci.Common().StaticCallee(); f != nil {
+					if inHandler && f.Blocks != nil && a.local(f.Pkg) && a.messageArg(ci) {
+						a.feed(fn, f) // a helper handed the message: fed by this handler
 					}
-					if f := ci.Common().StaticCallee(); f != nil {
-						if inHandler && f.Blocks != nil && a.local(f.Pkg) && a.messageArg(ci) {
-							a.feed(fn, f) // a helper handed the message: fed by this handler
-						}
-						continue
+					continue
+				}
+				if ci.Common().IsInvoke() && a.cat.Lookup(ci.Common().Method) != nil {
+					continue // a client's own interface: the catalog says what it is
+				}
+				if !inHandler && !a.messageArg(ci) {
+					continue
+				}
+				if ci.Common().IsInvoke() && !a.messageArg(ci) && !(inHandler && a.processorCall(fn, ci)) {
+					continue // a repository or a service given decoded values: followed as a call
+				}
+				for _, f := range a.callees[ci] {
+					if f.Parent() != fn && a.local(f.Pkg) {
+						a.feed(fn, f)
 					}
-					if ci.Common().IsInvoke() && a.cat.Lookup(ci.Common().Method) != nil {
-						continue // a client's own interface: the catalog says what it is
+					if f.Parent() == fn || !a.local(f.Pkg) || a.dispatched[f] {
+						continue // a closure of the caller is judged where it is made
 					}
-					if !inHandler && !a.messageArg(ci) {
-						continue
-					}
-					if ci.Common().IsInvoke() && !a.messageArg(ci) && !(inHandler && a.processorCall(fn, ci)) {
-						continue // a repository or a service given decoded values: followed as a call
-					}
-					for _, f := range a.callees[ci] {
-						if f.Parent() != fn && a.local(f.Pkg) {
-							a.feed(fn, f)
-						}
-						if f.Parent() == fn || !a.local(f.Pkg) || a.dispatched[f] {
-							continue // a closure of the caller is judged where it is made
-						}
-						a.dispatched[f] = true
-						a.dispatchSites[f] = append(a.dispatchSites[f], ci)
-						changed = true
-						if ra, ok := a.ackPolarity(fn, ci); ok {
-							a.resultAck[f] = ra
-						} else if a.queued[fn] {
-							// A queue handler handing its items on: the
-							// queue's protocol applies to the next one.
-							a.queueOn(fn, ci, f)
-						}
+					a.dispatched[f] = true
+					a.dispatchSites[f] = append(a.dispatchSites[f], ci)
+					changed = true
+					if ra, ok := a.ackPolarity(fn, ci); ok {
+						a.resultAck[f] = ra
+					} else if a.queued[fn] {
+						// A queue handler handing its items on: the
+						// queue's protocol applies to the next one.
+						a.queueOn(fn, ci, f)
 					}
 				}
 			}

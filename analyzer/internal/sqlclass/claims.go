@@ -39,49 +39,28 @@ func claimStmt(s []tok) string {
 	if table == "" {
 		return ""
 	}
-	returning, picked := false, false
-	depth := 0
-	for j := 0; j < len(s); j++ {
-		t := s[j]
-		switch {
-		case t.op("("):
-			depth++
-			if j+1 < len(s) && s[j+1].is("select") && pickSubquery(s[j+1:], table) {
-				picked = true
-			}
-		case t.op(")"):
-			depth--
-		case depth == 0 && t.is("returning"):
-			returning = true
-		}
+	if findTop(s, 0, "returning") < 0 {
+		return ""
 	}
-	if returning && picked {
-		return table
+	for j := 0; j+1 < len(s); j++ {
+		if s[j].op("(") && s[j+1].is("select") && pickSubquery(s[j+1:groupEnd(s, j)], table) {
+			return table
+		}
 	}
 	return ""
 }
 
-// pickSubquery reports whether the subquery starting at s[0] (SELECT, up
-// to its closing parenthesis) reads table and takes its first rows or
-// locks them.
+// pickSubquery reports whether the subquery s (from its SELECT to before
+// its closing parenthesis) reads table and takes its first rows or locks
+// them.
 func pickSubquery(s []tok, table string) bool {
-	reads, picks := false, false
-	depth := 0
-	for j := 0; j < len(s); j++ {
-		t := s[j]
-		switch {
-		case t.op("("):
-			depth++
-		case t.op(")"):
-			if depth == 0 {
-				return reads && picks
-			}
-			depth--
-		case depth == 0 && t.is("from") && qualifiedName(s, j+1) == table:
-			reads = true
-		case depth == 0 && (t.is("limit") || t.is("for") && j+1 < len(s) && s[j+1].is("update")):
-			picks = true
-		}
+	from := findTop(s, 0, "from")
+	if from < 0 || qualifiedName(s, from+1) != table {
+		return false
 	}
-	return reads && picks
+	if findTop(s, 0, "limit") >= 0 {
+		return true
+	}
+	lock := findTop(s, 0, "for")
+	return lock >= 0 && lock+1 < len(s) && s[lock+1].is("update")
 }
