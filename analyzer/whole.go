@@ -780,6 +780,9 @@ type resultAck struct {
 	index int
 	isErr bool
 	value bool // for a bool: the value that acks
+	// field names the bool field of a struct result that acks (a
+	// HandlerOutput{Ack: true}); "" when the result itself decides.
+	field string
 	// always: the dispatcher acks whatever the handler returns (dp-kafka
 	// commits a registered handler's message even after an error).
 	always bool
@@ -793,18 +796,25 @@ func (r resultAck) acks(v ssa.Value) bool {
 	if r.isErr {
 		return isNilConst(v)
 	}
+	if r.field != "" {
+		v = fieldValue(v, r.field)
+	}
 	b, ok := constBool(v)
 	return ok && b == r.value
 }
 
 func (r resultAck) String() string {
+	v := "false"
 	switch {
 	case r.isErr:
 		return "nil"
 	case r.value:
-		return "true"
+		v = "true"
 	}
-	return "false"
+	if r.field != "" {
+		return r.field + ": " + v
+	}
+	return v
 }
 
 // ackPolarity finds how fn, a dispatcher, acks by the result of its call
@@ -816,74 +826,90 @@ func (a *pkgAnalysis) ackPolarity(fn *ssa.Function, ci ssa.CallInstruction) (res
 		return resultAck{}, false
 	}
 	var acks []*ssa.BasicBlock
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			if c, ok := instr.(ssa.CallInstruction); ok && a.cat.Has(callee(c.Common()), knowledge.Ack) {
-				acks = append(acks, b)
-			}
+	for c := range callsIn(fn) {
+		if a.cat.Has(callee(c.Common()), knowledge.Ack) {
+			acks = append(acks, c.Block())
 		}
 	}
 	if len(acks) == 0 {
 		return resultAck{}, false
 	}
-	dominatesAck := func(b *ssa.BasicBlock) bool {
+	res := call.Call.Signature().Results()
+	for i := 0; i < res.Len(); i++ {
+		t := res.At(i).Type()
+		v := result(call, i)
+		if v == nil {
+			continue
+		}
+		tested := []resultField{{v: v}}
+		isBool := isBoolType(t)
+		if !isBool && !isError(t) {
+			// A struct result whose bool field decides
+			// (if out := h(m); out.Ack { ack }).
+			tested, isBool = boolFields(v), true
+		}
+		for _, rf := range tested {
+			if ra, ok := a.ackBranch(fn, acks, rf, isBool); ok {
+				ra.index = i
+				return ra, true
+			}
+		}
+	}
+	return resultAck{}, false
+}
+
+// ackBranch finds an If on the tested value rf (a bool, or an error against
+// nil) one of whose sides dominates an ack in fn and the other none.
+func (a *pkgAnalysis) ackBranch(fn *ssa.Function, acks []*ssa.BasicBlock, rf resultField, isBool bool) (resultAck, bool) {
+	// acksOn reports whether side, a successor of the If ending b, leads
+	// to an ack that other does not: side dominates it and other does
+	// not, unless other is a loop's header above b (a header dominates
+	// all of its loop's body).
+	acksOn := func(b, side, other *ssa.BasicBlock) bool {
 		for _, ab := range acks {
-			if b.Dominates(ab) {
+			if side.Dominates(ab) && (!other.Dominates(ab) || other.Dominates(b)) {
 				return true
 			}
 		}
 		return false
 	}
-	res := call.Call.Signature().Results()
-	for i := 0; i < res.Len(); i++ {
-		t := res.At(i).Type()
-		isBool := false
-		if b, ok := t.Underlying().(*types.Basic); ok && b.Kind() == types.Bool {
-			isBool = true
-		}
-		if !isBool && !isError(t) {
+	v := rf.v
+	for _, b := range fn.Blocks {
+		ifi, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok {
 			continue
 		}
-		v := result(call, i)
-		if v == nil {
+		// condTrue is the value of v for which the If's condition holds
+		// (for an error, true stands for nil).
+		condTrue, ok := false, false
+		switch c := ifi.Cond.(type) {
+		case *ssa.UnOp:
+			condTrue, ok = false, isBool && c.Op == token.NOT && c.X == v
+		case *ssa.BinOp:
+			if !isBool && (c.X == v && isNilConst(c.Y) || c.Y == v && isNilConst(c.X)) {
+				condTrue, ok = c.Op == token.EQL, c.Op == token.EQL || c.Op == token.NEQ
+			}
+		}
+		if isBool && ifi.Cond == v { // the bool itself (a field's is a load)
+			condTrue, ok = true, true
+		}
+		if !ok {
 			continue
 		}
-		for _, b := range fn.Blocks {
-			ifi, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
-			if !ok {
-				continue
-			}
-			// condTrue is the value of v for which the If's condition holds
-			// (for an error, true stands for nil).
-			condTrue, ok := false, false
-			switch c := ifi.Cond.(type) {
-			case *ssa.UnOp:
-				condTrue, ok = false, isBool && c.Op == token.NOT && c.X == v
-			case *ssa.BinOp:
-				if !isBool && (c.X == v && isNilConst(c.Y) || c.Y == v && isNilConst(c.X)) {
-					condTrue, ok = c.Op == token.EQL, c.Op == token.EQL || c.Op == token.NEQ
-				}
-			default:
-				condTrue, ok = true, isBool && ifi.Cond == v
-			}
-			if !ok {
-				continue
-			}
-			var ackValue bool
-			switch {
-			case dominatesAck(b.Succs[0]) && !dominatesAck(b.Succs[1]):
-				ackValue = condTrue
-			case dominatesAck(b.Succs[1]) && !dominatesAck(b.Succs[0]):
-				ackValue = !condTrue
-			default:
-				continue
-			}
-			if isBool {
-				return resultAck{index: i, value: ackValue}, true
-			}
-			if ackValue { // acked on a nil error
-				return resultAck{index: i, isErr: true}, true
-			}
+		var ackValue bool
+		switch {
+		case acksOn(b, b.Succs[0], b.Succs[1]) && !acksOn(b, b.Succs[1], b.Succs[0]):
+			ackValue = condTrue
+		case acksOn(b, b.Succs[1], b.Succs[0]) && !acksOn(b, b.Succs[0], b.Succs[1]):
+			ackValue = !condTrue
+		default:
+			continue
+		}
+		if isBool {
+			return resultAck{value: ackValue, field: rf.field}, true
+		}
+		if ackValue { // acked on a nil error
+			return resultAck{isErr: true}, true
 		}
 	}
 	return resultAck{}, false

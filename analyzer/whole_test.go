@@ -399,6 +399,12 @@ func TestGenerics(t *testing.T) {
 	checkWhole(t, "genericx")
 }
 
+// TestAckField runs the whole-program check over a consumer that acks by
+// a bool field of its handler's result.
+func TestAckField(t *testing.T) {
+	checkWhole(t, "ackfieldx")
+}
+
 // TestSearchIndex runs the whole-program check over a search index's
 // document writes, by primary key: no effect, but work a lost message
 // loses.

@@ -766,6 +766,22 @@ var sqlRules = concat(
 			Rule{Name: "(github.com/jackc/pgconn.CommandTag).RowsAffected", Role: RowsAffected}) // pgx v4's
 	}(),
 
+	// --- ClickHouse (clickhouse-go v2's native API; its database/sql driver
+	// matches database/sql). A batch's rows are sent by Send; the statement
+	// is the one PrepareBatch is given, so the prepare stands for the write.
+	func() []Rule {
+		conn := "(github.com/ClickHouse/clickhouse-go/v2/lib/driver.Conn)."
+		return []Rule{
+			sql(conn+"Exec", SQLExec, "query"),
+			sql(conn+"AsyncInsert", SQLExec, "query"),
+			sql(conn+"PrepareBatch", SQLExec, "query"),
+			sql(conn+"Query", SQLQuery, "query"),
+			sql(conn+"QueryRow", SQLQuery, "query"),
+			{Name: "(github.com/ClickHouse/clickhouse-go/v2/lib/driver.Row).Scan", Role: Scan},
+			{Name: "(github.com/ClickHouse/clickhouse-go/v2/lib/driver.Rows).Scan", Role: Scan},
+		}
+	}(),
+
 	// --- sqlx (its promoted database/sql methods match database/sql) ----------------
 	func() []Rule {
 		var out []Rule

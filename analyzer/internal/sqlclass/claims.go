@@ -10,7 +10,13 @@ package sqlclass
 //
 // or a DELETE … RETURNING that pops it. The statement updates or deletes
 // rows of a table picked by a subquery of that same table that takes the
-// first rows (LIMIT) or locks them (FOR UPDATE), and returns them.
+// first rows (LIMIT) or locks them (FOR UPDATE), and returns them; the
+// subquery may be a CTE the statement reads:
+//
+//	WITH next AS (SELECT id FROM jobs WHERE status = 'queued'
+//	  ORDER BY run_at FOR UPDATE SKIP LOCKED LIMIT 1)
+//	UPDATE jobs j SET status = 'running' FROM next WHERE j.id = next.id
+//	RETURNING j.id, j.payload
 func ClaimTable(q string) string {
 	for _, s := range splitTop(tokenize(q), ";") {
 		if t := claimStmt(s); t != "" {
@@ -21,6 +27,13 @@ func ClaimTable(q string) string {
 }
 
 func claimStmt(s []tok) string {
+	var ctes []cte
+	if len(s) > 0 && s[0].is("with") {
+		var ok bool
+		if ctes, s, ok = withClauses(s); !ok {
+			return ""
+		}
+	}
 	if len(s) < 3 {
 		return ""
 	}
@@ -41,6 +54,11 @@ func claimStmt(s []tok) string {
 	}
 	if findTop(s, 0, "returning") < 0 {
 		return ""
+	}
+	for _, c := range ctes {
+		if len(c.body) > 0 && c.body[0].is("select") && pickSubquery(c.body, table) && mentions(s, c.name) {
+			return table
+		}
 	}
 	for j := 0; j+1 < len(s); j++ {
 		if s[j].op("(") && s[j+1].is("select") && pickSubquery(s[j+1:groupEnd(s, j)], table) {
@@ -63,4 +81,14 @@ func pickSubquery(s []tok, table string) bool {
 	}
 	lock := findTop(s, 0, "for")
 	return lock >= 0 && lock+1 < len(s) && s[lock+1].is("update")
+}
+
+// mentions reports whether the word name occurs in s.
+func mentions(s []tok, name string) bool {
+	for _, t := range s {
+		if t.is(name) {
+			return true
+		}
+	}
+	return false
 }

@@ -371,22 +371,20 @@ func classifyStmt(s []tok) Class {
 	return unknownWrite("statement " + strings.ToUpper(s[0].s) + " is not understood")
 }
 
-// classifyWith handles WITH a AS (…), b AS (…) <main>.
-func classifyWith(s []tok) Class {
+// cte is one common table expression of a WITH clause: name AS (body).
+type cte struct {
+	name string
+	body []tok
+}
+
+// withClauses splits WITH a AS (…), b AS (…) <main> into its CTEs and the
+// main statement (nil when there is none); ok is false when the clause is
+// not understood.
+func withClauses(s []tok) (ctes []cte, main []tok, ok bool) {
 	i := 1
 	if i < len(s) && s[i].is("recursive") {
 		i++
 	}
-	var res Class
-	first := true
-	add := func(c Class) {
-		if first {
-			res, first = c, false
-		} else {
-			res = Merge(res, c)
-		}
-	}
-	deletes := map[string]bool{} // CTEs that delete rows and return them
 	for i < len(s) {
 		// name [(cols)] AS [NOT] [MATERIALIZED] ( body )
 		name := s[i].s
@@ -401,14 +399,10 @@ func classifyWith(s []tok) Class {
 			i++
 		}
 		if i >= len(s) || !s[i].op("(") {
-			return unknownWrite("WITH clause is not understood")
+			return nil, nil, false
 		}
 		e := groupEnd(s, i)
-		body := s[i+1 : e]
-		add(classifyStmt(body))
-		if len(body) > 0 && body[0].is("delete") && findTop(body, 0, "returning") >= 0 {
-			deletes[name] = true
-		}
+		ctes = append(ctes, cte{name: name, body: s[i+1 : e]})
 		i = e + 1
 		if i < len(s) && s[i].op(",") {
 			i++
@@ -417,7 +411,35 @@ func classifyWith(s []tok) Class {
 		break
 	}
 	if i < len(s) {
-		main := classifyStmt(s[i:])
+		main = s[i:]
+	}
+	return ctes, main, true
+}
+
+// classifyWith handles WITH a AS (…), b AS (…) <main>.
+func classifyWith(s []tok) Class {
+	ctes, rest, ok := withClauses(s)
+	if !ok {
+		return unknownWrite("WITH clause is not understood")
+	}
+	var res Class
+	first := true
+	add := func(c Class) {
+		if first {
+			res, first = c, false
+		} else {
+			res = Merge(res, c)
+		}
+	}
+	deletes := map[string]bool{} // CTEs that delete rows and return them
+	for _, c := range ctes {
+		add(classifyStmt(c.body))
+		if len(c.body) > 0 && c.body[0].is("delete") && findTop(c.body, 0, "returning") >= 0 {
+			deletes[c.name] = true
+		}
+	}
+	if rest != nil {
+		main := classifyStmt(rest)
 		if main.Insert && len(main.Sources) == 1 && deletes[main.Sources[0]] {
 			// WITH moved AS (DELETE FROM a … RETURNING *) INSERT INTO b
 			// SELECT * FROM moved: a move; a repeat finds nothing to move.

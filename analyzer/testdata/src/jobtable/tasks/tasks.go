@@ -83,10 +83,10 @@ type Repo struct{ db *sql.DB }
 // NewRepo returns the table's repository.
 func NewRepo(db *sql.DB) *Repo { return &Repo{db: db} }
 
-// Claim takes the next pending task.
+// Claim takes the next pending task (the pick is a CTE the UPDATE reads).
 func (r *Repo) Claim(ctx context.Context) (*Task, error) {
-	row := r.db.QueryRowContext(ctx, `UPDATE tasks SET status = ? WHERE id = (
-		SELECT id FROM tasks WHERE status = ? ORDER BY id LIMIT 1) RETURNING id, type, media_id`, "running", "pending")
+	row := r.db.QueryRowContext(ctx, `WITH next AS (SELECT id FROM tasks WHERE status = ? ORDER BY id LIMIT 1)
+		UPDATE tasks AS t SET status = ? FROM next WHERE t.id = next.id RETURNING t.id, t.type, t.media_id`, "pending", "running")
 	var t Task
 	err := row.Scan(&t.ID, &t.Type, &t.MediaID)
 	if errors.Is(err, sql.ErrNoRows) {
