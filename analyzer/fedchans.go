@@ -1,7 +1,9 @@
 package analyzer
 
 import (
+	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/idemkit/idem/analyzer/knowledge"
 	"golang.org/x/tools/go/ssa"
@@ -31,7 +33,10 @@ func (a *pkgAnalysis) fedChannels() map[any][]ssa.CallInstruction {
 			continue
 		}
 		for _, ch := range sends(fn) {
-			if k := chanKey(ch); k != nil && itemChan(ch.Type()) && a.cat.Message(ch.Type()) == nil {
+			if !itemChan(ch.Type()) || a.cat.Message(ch.Type()) != nil {
+				continue
+			}
+			for _, k := range a.chanOrigins(ch, 0) {
 				a.fed[k] = append(a.fed[k], calls...)
 			}
 		}
@@ -60,17 +65,79 @@ func (a *pkgAnalysis) fedReceive(instr ssa.Instruction) bool {
 	if len(fed) == 0 {
 		return false
 	}
+	fedChan := func(ch ssa.Value) bool {
+		for _, k := range a.chanOrigins(ch, 0) {
+			if len(fed[k]) > 0 {
+				return true
+			}
+		}
+		return false
+	}
 	switch in := instr.(type) {
 	case *ssa.UnOp:
-		return len(fed[chanKey(in.X)]) > 0
+		return len(fed[chanKey(in.X)]) > 0 || in.Op == token.ARROW && fedChan(in.X)
 	case *ssa.Select:
 		for _, st := range in.States {
-			if st.Dir == types.RecvOnly && len(fed[chanKey(st.Chan)]) > 0 {
+			if st.Dir == types.RecvOnly && fedChan(st.Chan) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// chanOrigins returns the keys of the channels ch may be: chanKey's field
+// or variable, or the make of a channel a function hands to the function
+// ch is a parameter of (go w.feed(sub, ch)), or returns to the caller ch
+// is a result of (a worker's Start() (chan Email, error), through an
+// interface too), up to three calls away.
+func (a *pkgAnalysis) chanOrigins(ch ssa.Value, depth int) []any {
+	ch = peel(ch)
+	if k := chanKey(ch); k != nil {
+		return []any{k}
+	}
+	if _, ok := ch.Type().Underlying().(*types.Chan); !ok || depth > 2 || a.callees == nil {
+		return nil
+	}
+	var out []any
+	switch x := ch.(type) {
+	case *ssa.MakeChan:
+		out = append(out, x)
+	case *ssa.Parameter:
+		fn := x.Parent()
+		i := slices.Index(fn.Params, x)
+		for _, site := range a.callSites()[fn] {
+			cc := site.Common()
+			j := i
+			if cc.IsInvoke() {
+				j-- // the receiver is not among an invoke's arguments
+			}
+			if j >= 0 && j < len(cc.Args) {
+				out = append(out, a.chanOrigins(cc.Args[j], depth+1)...)
+			}
+		}
+	case *ssa.Extract:
+		if call, ok := x.Tuple.(*ssa.Call); ok {
+			out = a.returnedChans(call, x.Index, depth)
+		}
+	case *ssa.Call:
+		out = a.returnedChans(x, 0, depth)
+	}
+	return out
+}
+
+// returnedChans returns the origins of the channels call's functions
+// return as their result i.
+func (a *pkgAnalysis) returnedChans(call *ssa.Call, i, depth int) []any {
+	var out []any
+	for _, f := range a.calleesOf(call) {
+		for _, b := range f.Blocks {
+			if r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && i < len(r.Results) {
+				out = append(out, a.chanOrigins(r.Results[i], depth+1)...)
+			}
+		}
+	}
+	return out
 }
 
 // receivesFed reports whether fn receives from a channel a fetching

@@ -40,7 +40,10 @@ type pkgAnalysis struct {
 	receivers map[any][]*ssa.Function
 	// fed: the channels a function that fetches queues messages on for
 	// the program's workers (fedchans.go); built on demand.
-	fed      map[any][]ssa.CallInstruction
+	fed map[any][]ssa.CallInstruction
+	// sites: the calls that can run each function (jobtables.go); built on
+	// demand, in whole-program mode.
+	sites    map[*ssa.Function][]ssa.CallInstruction
 	handoffs map[*ssa.Function]string
 	// dispatched: functions a message is dispatched to through a func value
 	// or an interface (a handler registered with a helper), and registered:

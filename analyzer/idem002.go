@@ -142,11 +142,23 @@ func (a *pkgAnalysis) returnAcks(s *summary, r *ssa.Return) bool {
 // value to: goroutines started in the same function whose closure captures
 // the channel (a worker pool); "" when there are none or they do nothing.
 func (a *pkgAnalysis) handoffWork(s *summary, send *ssa.Send) string {
+	for _, g := range workers(s.fn, send) {
+		if w := a.goWork(s, g); w != "" {
+			return w
+		}
+	}
+	return ""
+}
+
+// workers returns the goroutines fn starts whose closure captures the
+// channel send sends on: a worker pool fed by the send.
+func workers(fn *ssa.Function, send *ssa.Send) []*ssa.Go {
 	ch := peel(send.Chan)
 	if ld, ok := ch.(*ssa.UnOp); ok && ld.Op == token.MUL {
 		ch = ld.X // a captured variable: the closure binds its address
 	}
-	for _, b := range s.fn.Blocks {
+	var out []*ssa.Go
+	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			g, ok := instr.(*ssa.Go)
 			if !ok {
@@ -158,14 +170,13 @@ func (a *pkgAnalysis) handoffWork(s *summary, send *ssa.Send) string {
 			}
 			for _, v := range mc.Bindings {
 				if v == ch || peel(v) == ch {
-					if w := a.goWork(s, g); w != "" {
-						return w
-					}
+					out = append(out, g)
+					break
 				}
 			}
 		}
 	}
-	return ""
+	return out
 }
 
 // ackStops returns where the paths after an ack end: at the next message,

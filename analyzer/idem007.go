@@ -61,7 +61,7 @@ func (a *pkgAnalysis) checkAutoAcks(s *summary) {
 				if eff = s.lossAt(in); eff != nil {
 					return 2
 				}
-				if eff, where = a.handedWork(in); eff != nil {
+				if eff, where = a.handedWork(s, in); eff != nil {
 					return 2
 				}
 				where = s.fn
@@ -84,7 +84,10 @@ func (a *pkgAnalysis) checkAutoAcks(s *summary) {
 // handedWork returns the first work of a handler closure that the call in
 // hands the messages read to (fetches.EachRecord(func(r *kgo.Record) {…})),
 // and that closure.
-func (a *pkgAnalysis) handedWork(in ssa.Instruction) (*occ, *ssa.Function) {
+func (a *pkgAnalysis) handedWork(s *summary, in ssa.Instruction) (*occ, *ssa.Function) {
+	if send, ok := in.(*ssa.Send); ok {
+		return a.workersWork(s, send)
+	}
 	ci, ok := in.(ssa.CallInstruction)
 	if !ok {
 		return nil, nil
@@ -94,6 +97,36 @@ func (a *pkgAnalysis) handedWork(in ssa.Instruction) (*occ, *ssa.Function) {
 			if cs := a.summary(f); cs.root {
 				if w := cs.firstLoss(); w != nil {
 					return w, f
+				}
+			}
+		}
+	}
+	return nil, nil
+}
+
+// workersWork returns the first work of the worker goroutines a send in
+// s's function hands the message to (a pool started in that function), or
+// of the handlers they dispatch it to through a func value or an
+// interface (whole-program mode), with the function it is in.
+func (a *pkgAnalysis) workersWork(s *summary, send *ssa.Send) (*occ, *ssa.Function) {
+	for _, g := range workers(s.fn, send) {
+		w := funcValue(g.Call.Value)
+		if w == nil || w.Blocks == nil {
+			continue
+		}
+		if eff := a.summary(w).firstLoss(); eff != nil {
+			return eff, w
+		}
+		for ci := range callsIn(w) {
+			if ci.Common().StaticCallee() != nil {
+				continue
+			}
+			for _, f := range a.callees[ci] {
+				if f.Blocks == nil || !a.local(f.Pkg) {
+					continue
+				}
+				if eff := a.summary(f).firstLoss(); eff != nil {
+					return eff, f
 				}
 			}
 		}

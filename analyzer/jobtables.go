@@ -143,17 +143,21 @@ func (a *pkgAnalysis) returnsItems(fn *ssa.Function, it items) bool {
 }
 
 // callSites returns, for each function of the program, the calls that
-// can run it: static calls and the dynamic calls the call graph resolves.
+// can run it: static calls and the dynamic calls the call graph resolves;
+// built once.
 func (a *pkgAnalysis) callSites() map[*ssa.Function][]ssa.CallInstruction {
-	out := map[*ssa.Function][]ssa.CallInstruction{}
+	if a.sites != nil {
+		return a.sites
+	}
+	a.sites = map[*ssa.Function][]ssa.CallInstruction{}
 	for _, fn := range a.funcs {
 		for ci := range callsIn(fn) {
 			for _, f := range a.calleesOf(ci) {
-				out[built(f)] = append(out[built(f)], ci)
+				a.sites[built(f)] = append(a.sites[built(f)], ci)
 			}
 		}
 	}
-	return out
+	return a.sites
 }
 
 // jobBookkeeping reports whether f writes a claimed job table: the job
