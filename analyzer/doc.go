@@ -249,7 +249,9 @@
 // claim, one statement that takes the next job row and moves it on
 // (UPDATE jobs SET status = 'running' WHERE id = (SELECT id FROM jobs
 // WHERE status = 'pending' … LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING *,
-// or a DELETE … RETURNING), makes the rows it returns items, in the
+// or a DELETE … RETURNING; the pick may be a CTE the statement reads:
+// WITH next AS (SELECT id … FOR UPDATE SKIP LOCKED LIMIT 1) UPDATE jobs …
+// FROM next … RETURNING …), makes the rows it returns items, in the
 // function that claims or in its callers a repository returns them to.
 // The functions a row, or a job built from it, is handed to through a func
 // value or an interface method (job.Process(ctx), the handler registered
@@ -259,11 +261,19 @@
 //
 // So is a service's own consumer in front of a broker: a function that
 // fetches with a client's fetch API (XREADGROUP, a poll) and sends what it
-// fetched on a channel held in a struct field or a package variable makes
-// the functions receiving from that channel message handlers, and the func
-// values and interface methods they call with it (the handler registered
-// for the stream, also inside a recover wrapper called where it is made)
-// handlers too, acked as their dispatcher acks.
+// fetched on a channel held in a struct field or a package variable, or on
+// one a function of the program makes and returns to its callers or hands
+// to the fetching goroutine (a worker's Start() (chan Email, error), also
+// called through an interface), makes the functions receiving from that
+// channel message handlers, and the func values and interface methods they
+// call with it (the handler registered for the stream, also inside a
+// recover wrapper called where it is made) handlers too, acked as their
+// dispatcher acks. A dispatcher may ack by a bool field of what its
+// handler returns (if out := handle(m); out.Ack { delete }): returning
+// that field true after a failure is IDEM003. A read that commits by
+// itself and hands the message over a channel to a pool of workers the
+// reading function starts (kafka-go's ReadMessage in a generic
+// Consumer[T]) commits before the work the workers' handler does: IDEM007.
 //
 // A shared consumer that hands each decoded event to a processor behind an
 // interface (c.processor.Process(ctx, event)), acks by what it returns,
