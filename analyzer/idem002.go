@@ -142,7 +142,7 @@ func (a *pkgAnalysis) returnAcks(s *summary, r *ssa.Return) bool {
 // value to: goroutines started in the same function whose closure captures
 // the channel (a worker pool); "" when there are none or they do nothing.
 func (a *pkgAnalysis) handoffWork(s *summary, send *ssa.Send) string {
-	for _, g := range workers(s.fn, send) {
+	for _, g := range workers(s.fn, send.Chan) {
 		if w := a.goWork(s, g); w != "" {
 			return w
 		}
@@ -151,9 +151,9 @@ func (a *pkgAnalysis) handoffWork(s *summary, send *ssa.Send) string {
 }
 
 // workers returns the goroutines fn starts whose closure captures the
-// channel send sends on: a worker pool fed by the send.
-func workers(fn *ssa.Function, send *ssa.Send) []*ssa.Go {
-	ch := peel(send.Chan)
+// channel ch: a worker pool fed by a send on it.
+func workers(fn *ssa.Function, ch ssa.Value) []*ssa.Go {
+	ch = peel(ch)
 	if ld, ok := ch.(*ssa.UnOp); ok && ld.Op == token.MUL {
 		ch = ld.X // a captured variable: the closure binds its address
 	}

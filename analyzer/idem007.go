@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"go/token"
+	"go/types"
 
 	"github.com/idemkit/idem/analyzer/knowledge"
 	"golang.org/x/tools/go/ssa"
@@ -85,8 +86,18 @@ func (a *pkgAnalysis) checkAutoAcks(s *summary) {
 // hands the messages read to (fetches.EachRecord(func(r *kgo.Record) {…})),
 // and that closure.
 func (a *pkgAnalysis) handedWork(s *summary, in ssa.Instruction) (*occ, *ssa.Function) {
-	if send, ok := in.(*ssa.Send); ok {
-		return a.workersWork(s, send)
+	switch x := in.(type) {
+	case *ssa.Send:
+		return a.workersWork(s, x.Chan)
+	case *ssa.Select: // select { case ch <- m: … case <-ctx.Done(): … }
+		for _, st := range x.States {
+			if st.Dir == types.SendOnly {
+				if eff, where := a.workersWork(s, st.Chan); eff != nil {
+					return eff, where
+				}
+			}
+		}
+		return nil, nil
 	}
 	ci, ok := in.(ssa.CallInstruction)
 	if !ok {
@@ -104,12 +115,12 @@ func (a *pkgAnalysis) handedWork(s *summary, in ssa.Instruction) (*occ, *ssa.Fun
 	return nil, nil
 }
 
-// workersWork returns the first work of the worker goroutines a send in
-// s's function hands the message to (a pool started in that function), or
-// of the handlers they dispatch it to through a func value or an
-// interface (whole-program mode), with the function it is in.
-func (a *pkgAnalysis) workersWork(s *summary, send *ssa.Send) (*occ, *ssa.Function) {
-	for _, g := range workers(s.fn, send) {
+// workersWork returns the first work of the worker goroutines a send on
+// ch in s's function hands the message to (a pool started in that
+// function), or of the handlers they dispatch it to through a func value
+// or an interface (whole-program mode), with the function it is in.
+func (a *pkgAnalysis) workersWork(s *summary, ch ssa.Value) (*occ, *ssa.Function) {
+	for _, g := range workers(s.fn, ch) {
 		w := funcValue(g.Call.Value)
 		if w == nil || w.Blocks == nil {
 			continue

@@ -40,14 +40,14 @@ func (c *Consumer[T]) Consume(ctx context.Context, handler func(ctx context.Cont
 	var wg sync.WaitGroup
 	for i := 0; i < c.workers; i++ {
 		wg.Add(1)
-		go func() {
+		go func(worker int) {
 			defer wg.Done()
 			for d := range ch {
 				if err := handler(ctx, d.key, d.val); err != nil {
-					log.Print(err)
+					log.Print(worker, err)
 				}
 			}
-		}()
+		}(i)
 	}
 	for {
 		msg, err := c.reader.ReadMessage(ctx) // want `auto-ack consumer kafka.Reader.ReadMessage \(commits by itself\) acks each message before handler func literal in RunBets performs genericx.BetService.HandleMatchCreated \(a write\): a crash loses the message \(IDEM007\)`
@@ -58,7 +58,11 @@ func (c *Consumer[T]) Consume(ctx context.Context, handler func(ctx context.Cont
 		if err := json.Unmarshal(msg.Value, &value); err != nil {
 			continue
 		}
-		ch <- delivery[T]{key: string(msg.Key), val: value}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case ch <- delivery[T]{key: string(msg.Key), val: value}:
+		}
 	}
 	close(ch)
 	wg.Wait()
