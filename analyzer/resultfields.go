@@ -40,7 +40,7 @@ func boolFields(v ssa.Value) []resultField {
 				read, name = loadOf(x), fieldName(v.Type(), x.Field)
 			}
 		}
-		if read != nil && isBoolType(read.Type()) {
+		if read != nil && isBool(read.Type()) {
 			out = append(out, resultField{v: read, field: name})
 		}
 	}
@@ -59,41 +59,20 @@ func loadOf(addr ssa.Value) ssa.Value {
 
 // fieldValue returns the value a returned struct v (a composite literal,
 // its address, or a zero value) holds in its field name: the one value
-// stored there, the zero value when nothing is, nil when it cannot tell.
+// stored there, false when nothing is, nil when it cannot tell.
 func fieldValue(v ssa.Value, name string) ssa.Value {
+	unset := ssa.NewConst(constant.MakeBool(false), types.Typ[types.Bool])
 	if c, ok := v.(*ssa.Const); ok && c.Value == nil {
-		return ssa.NewConst(constant.MakeBool(false), types.Typ[types.Bool]) // T{}
+		return unset // T{}
 	}
-	lit, ok := v.(*ssa.Alloc)
-	if u, isLoad := v.(*ssa.UnOp); isLoad && u.Op == token.MUL {
-		lit, ok = u.X.(*ssa.Alloc)
-	}
-	if !ok {
+	vals, ok := storedField(v, name)
+	switch {
+	case !ok:
 		return nil
-	}
-	var stored []ssa.Value
-	for _, r := range *lit.Referrers() {
-		fa, ok := r.(*ssa.FieldAddr)
-		if !ok || fieldName(lit.Type(), fa.Field) != name {
-			continue
-		}
-		for _, fr := range *fa.Referrers() {
-			if st, ok := fr.(*ssa.Store); ok && st.Addr == fa {
-				stored = append(stored, st.Val)
-			}
-		}
-	}
-	switch len(stored) {
-	case 0:
-		return ssa.NewConst(constant.MakeBool(false), types.Typ[types.Bool])
-	case 1:
-		return stored[0]
+	case len(vals) == 0:
+		return unset
+	case len(vals) == 1:
+		return vals[0]
 	}
 	return nil
-}
-
-// isBoolType reports whether t is a boolean type.
-func isBoolType(t types.Type) bool {
-	b, ok := t.Underlying().(*types.Basic)
-	return ok && b.Info()&types.IsBoolean != 0
 }

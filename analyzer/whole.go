@@ -842,7 +842,7 @@ func (a *pkgAnalysis) ackPolarity(fn *ssa.Function, ci ssa.CallInstruction) (res
 			continue
 		}
 		tested := []resultField{{v: v}}
-		isBool := isBoolType(t)
+		isBool := isBool(t)
 		if !isBool && !isError(t) {
 			// A struct result whose bool field decides
 			// (if out := h(m); out.Ack { ack }).
