@@ -61,29 +61,30 @@ func (a *pkgAnalysis) fedReceive(instr ssa.Instruction) bool {
 	if a.callees == nil {
 		return false
 	}
-	fed := a.fedChannels()
-	if len(fed) == 0 {
-		return false
-	}
-	fedChan := func(ch ssa.Value) bool {
-		for _, k := range a.chanOrigins(ch, 0) {
-			if len(fed[k]) > 0 {
-				return true
-			}
-		}
+	if len(a.fedChannels()) == 0 {
 		return false
 	}
 	switch in := instr.(type) {
 	case *ssa.UnOp:
-		return len(fed[chanKey(in.X)]) > 0 || in.Op == token.ARROW && fedChan(in.X)
+		return in.Op == token.ARROW && len(a.fedCalls(in.X)) > 0
 	case *ssa.Select:
 		for _, st := range in.States {
-			if st.Dir == types.RecvOnly && fedChan(st.Chan) {
+			if st.Dir == types.RecvOnly && len(a.fedCalls(st.Chan)) > 0 {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// fedCalls returns the fetch calls feeding the channels ch may be.
+func (a *pkgAnalysis) fedCalls(ch ssa.Value) []ssa.CallInstruction {
+	fed := a.fedChannels()
+	var out []ssa.CallInstruction
+	for _, k := range a.chanOrigins(ch, 0) {
+		out = append(out, fed[k]...)
+	}
+	return out
 }
 
 // chanOrigins returns the keys of the channels ch may be: chanKey's field

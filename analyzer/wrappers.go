@@ -29,7 +29,6 @@ import (
 // adapters (adapters.go) and event functions (events.go), to a.cat (whole-program mode, before any
 // function is summarised).
 func (a *pkgAnalysis) learnWrappers() {
-	fed := a.fedChannels()
 	type learnt struct {
 		commits bool
 		msg     *knowledge.Message
@@ -39,7 +38,7 @@ func (a *pkgAnalysis) learnWrappers() {
 		if fn.Parent() != nil {
 			continue
 		}
-		calls, t := returnedFed(fn, fed)
+		calls, t := a.returnedFed(fn)
 		if len(calls) == 0 {
 			calls, t = a.returnedHolders(fn)
 		}
@@ -121,7 +120,7 @@ func (a *pkgAnalysis) learnWrappers() {
 // returnedFed reports the fetch calls feeding what fn returns, when it
 // returns an item it received from a fed channel (or the channel itself),
 // and the type of that result.
-func returnedFed(fn *ssa.Function, fed map[any][]ssa.CallInstruction) ([]ssa.CallInstruction, types.Type) {
+func (a *pkgAnalysis) returnedFed(fn *ssa.Function) ([]ssa.CallInstruction, types.Type) {
 	for _, b := range fn.Blocks {
 		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
 		if !ok {
@@ -131,7 +130,7 @@ func returnedFed(fn *ssa.Function, fed map[any][]ssa.CallInstruction) ([]ssa.Cal
 			if isError(v.Type()) {
 				continue
 			}
-			if calls := fedValue(v, fed, true); len(calls) > 0 {
+			if calls := a.fedValue(v, true); len(calls) > 0 {
 				return calls, v.Type()
 			}
 		}
@@ -298,21 +297,21 @@ func (a *pkgAnalysis) ownPkgPath(path string) bool { return a.local(a.prog.Impor
 
 // fedValue returns the fetch calls feeding the channel v was received from
 // (or v is), nil when it is none; phi follows one merge of such values.
-func fedValue(v ssa.Value, fed map[any][]ssa.CallInstruction, phi bool) []ssa.CallInstruction {
+func (a *pkgAnalysis) fedValue(v ssa.Value, phi bool) []ssa.CallInstruction {
 	v = peel(v)
-	if calls := fed[chanKey(v)]; len(calls) > 0 {
+	if calls := a.fedCalls(v); len(calls) > 0 {
 		return calls // the channel itself: ConsumeChan
 	}
 	switch x := v.(type) {
 	case *ssa.UnOp:
 		if x.Op == token.ARROW {
-			return fed[chanKey(x.X)]
+			return a.fedCalls(x.X)
 		}
 	case *ssa.Extract:
 		switch t := x.Tuple.(type) {
 		case *ssa.UnOp: // m, ok := <-ch
 			if t.Op == token.ARROW && x.Index == 0 {
-				return fed[chanKey(t.X)]
+				return a.fedCalls(t.X)
 			}
 		case *ssa.Select: // (index, recvOk, r0, r1, …): one r per receive
 			n := x.Index - 2
@@ -321,7 +320,7 @@ func fedValue(v ssa.Value, fed map[any][]ssa.CallInstruction, phi bool) []ssa.Ca
 					continue
 				}
 				if n == 0 {
-					return fed[chanKey(st.Chan)]
+					return a.fedCalls(st.Chan)
 				}
 				n--
 			}
@@ -329,7 +328,7 @@ func fedValue(v ssa.Value, fed map[any][]ssa.CallInstruction, phi bool) []ssa.Ca
 	case *ssa.Phi:
 		if phi {
 			for _, e := range x.Edges {
-				if calls := fedValue(e, fed, false); len(calls) > 0 {
+				if calls := a.fedValue(e, false); len(calls) > 0 {
 					return calls
 				}
 			}
