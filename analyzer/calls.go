@@ -1063,7 +1063,8 @@ func (a *pkgAnalysis) effectRule(s *summary, ci ssa.CallInstruction, r bound, re
 		}
 		a.sqlStatement(s, ci, r, recv, cls, describeCall(cc)+" "+snippet(texts[0]), keyArgs, call, r.Mode == knowledge.SQLQuery, texts[0])
 	case knowledge.GormCreate:
-		if t := modelTable(arg(args, r.arg)); t != "" {
+		book := a.bookkeepingModel(arg(args, r.arg)) // an audit or status-log row
+		if t := modelTable(arg(args, r.arg)); t != "" && !book {
 			s.addWrite(t)
 		}
 		cls, model := a.gormCreateClass(recv)
@@ -1071,6 +1072,9 @@ func (a *pkgAnalysis) effectRule(s *summary, ci ssa.CallInstruction, r bound, re
 			model = arg(args, 0)
 		}
 		a.sqlStatement(s, ci, r, recv, cls, describeCall(cc), model, call, false, "")
+		for _, o := range s.byInstr[ci] {
+			o.bookkeeping = o.bookkeeping || book // dropped unless a unique test makes it a check
+		}
 	case knowledge.GormUpdate:
 		a.ormWrite(s, recv, args, r)
 		cls := a.gormUpdateClass(recv, args, r)

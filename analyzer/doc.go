@@ -309,7 +309,12 @@
 // NewDeliveryAdapter(d amqp.Delivery) *DeliveryAdapter) makes that type a
 // message of the client's, and so the program's interfaces it is passed
 // as whose methods ack through it (processMessage(d Delivery, …)): the
-// function given one is a handler.
+// function given one is a handler. So is a function that receives a
+// client's message and returns its own struct whose func fields settle it
+// (Delivery{Event: ev, Ack: func() error { return d.Ack(false) }}): it is
+// a fetch API, its type a message; a goroutine that queues what it returns
+// feeds a channel whose receivers handle messages, and calling the field
+// acks.
 //
 // As a vet tool (go vet -vettool, golangci-lint, idemlint -modular), the
 // analyzer is modular: it sees one package at a time and other packages

@@ -517,25 +517,28 @@ func hasKind(os []*occ, k knowledge.Kind) bool {
 // occ is one occurrence of an effect in a function: a direct call, a call to
 // a function with effects, or a closure created here.
 type occ struct {
-	instr     ssa.Instruction
-	pos       token.Pos
-	desc      string
-	kind      knowledge.Kind
-	recv      ssa.Value // the client/transaction used, when direct
-	direct    bool
-	inner     token.Pos // where the effect really is (for Related)
-	innerMsg  string    // the Related message, when not "the effect"
-	innerFact factEffect
-	param     int      // SQL text is this parameter
-	table     string   // the table a direct SQL write changes
-	cols      []string // the columns a direct SQL insert writes, when listed
-	sources   []string // the tables a direct SQL insert … SELECT copies from
-	errVal    ssa.Value
-	insert    bool
-	guardedBy *check
-	covered   *check // an IDEM004 check before it
-	fromCheck *check // a unique insert turned into a check
-	pooled    bool   // the effect runs on a pool: it commits on its own
+	instr    ssa.Instruction
+	pos      token.Pos
+	desc     string
+	kind     knowledge.Kind
+	recv     ssa.Value // the client/transaction used, when direct
+	direct   bool
+	inner    token.Pos // where the effect really is (for Related)
+	innerMsg string    // the Related message, when not "the effect"
+	// bookkeeping: an insert into an audit or status-log table
+	// (bookkeeping.go), kept only while it may still be a unique check.
+	bookkeeping bool
+	innerFact   factEffect
+	param       int      // SQL text is this parameter
+	table       string   // the table a direct SQL write changes
+	cols        []string // the columns a direct SQL insert writes, when listed
+	sources     []string // the tables a direct SQL insert … SELECT copies from
+	errVal      ssa.Value
+	insert      bool
+	guardedBy   *check
+	covered     *check // an IDEM004 check before it
+	fromCheck   *check // a unique insert turned into a check
+	pooled      bool   // the effect runs on a pool: it commits on its own
 }
 
 // check is a dedup check in a function.
@@ -706,6 +709,7 @@ func (a *pkgAnalysis) analyse(s *summary) {
 			}
 		}
 	}
+	s.dropBookkeeping()
 	// Decision values kept in variables that SSA leaves in memory (named
 	// results of a function with a defer): their loads carry them too.
 	s.followStores()

@@ -15,7 +15,13 @@ as a read (GetBlock, FetchRates; not GetOrCreateUser or FetchAndLock) is a
 query sent as a POST (JSON-RPC, GraphQL, a search API) and no effect for
 the function's callers; so is one made inside a function named as a
 computation (Embed, TranslateText, ClassifyTicket: a model or a document
-service asked to compute, not to change anything). An insert into rows the same function removed
+service asked to compute, not to change anything). A write whose every
+table is bookkeeping by its name (audit*, *_audit*, *_log, *_logs,
+*_status, *_statuses: an audit trail, a log of events or status changes;
+a gorm model AuditLog) is telemetry kept in a database, no effect, and its
+failure loses nothing (IDEM003); a plain insert into one whose unique
+violation tells a repeat is still a dedup check. Declare a business table
+of such a name by its writing function under effects in the rules file. An insert into rows the same function removed
 before it on every path is a replace, no effect: TRUNCATE bids then a
 CopyFrom into bids (a snapshot reloaded); DELETE FROM items WHERE
 order_id = $1 then INSERT INTO items (order_id, …) (the rows of a key

@@ -52,7 +52,8 @@ func mergeTexts(texts []string) sqlclass.Class {
 // dedup check (with its rows-affected or RETURNING decision values), or a
 // lookup.
 func (a *pkgAnalysis) sqlStatement(s *summary, ci ssa.CallInstruction, r bound, recv ssa.Value, cls sqlclass.Class, desc string, keyArgs ssa.Value, call *ssa.Call, query bool, text string) {
-	if cls.Write && cls.Table != "" {
+	book := a.bookkeeping(cls) // an audit or status-log row: no write
+	if cls.Write && cls.Table != "" && !book {
 		s.addWrite(cls.Table, cls.Sets...)
 	}
 	for _, u := range cls.Updates {
@@ -73,6 +74,7 @@ func (a *pkgAnalysis) sqlStatement(s *summary, ci ssa.CallInstruction, r bound, 
 		o.table = cls.Table
 		o.cols = cls.Columns
 		o.sources = cls.Sources
+		o.bookkeeping = book // dropped unless a unique test makes it a check
 	}
 	if cls.Dedup != sqlclass.DedupNone {
 		c := &check{call: ci, pos: ci.Pos(), desc: desc, kind: ckSQL, recv: recv, store: knowledge.SQL, key: keyArgs, table: cls.Table, sqlDedup: cls.Dedup}

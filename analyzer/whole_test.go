@@ -405,9 +405,6 @@ func TestAckField(t *testing.T) {
 	checkWhole(t, "ackfieldx")
 }
 
-// TestSearchIndex runs the whole-program check over a search index's
-// document writes, by primary key: no effect, but work a lost message
-// loses.
 // TestEventFunctions runs the whole-program check over Cloud Functions
 // background functions: exported functions of a Pub/Sub event struct,
 // called by the platform with no registration in the code.
@@ -415,6 +412,9 @@ func TestEventFunctions(t *testing.T) {
 	checkWhole(t, "eventfn")
 }
 
+// TestSearchIndex runs the whole-program check over a search index's
+// document writes, by primary key: no effect, but work a lost message
+// loses.
 func TestSearchIndex(t *testing.T) {
 	checkWhole(t, "searchx")
 }
@@ -425,4 +425,10 @@ func TestSearchIndex(t *testing.T) {
 // see).
 func TestUnwiredImplementations(t *testing.T) {
 	checkWhole(t, "orphanx")
+}
+
+// TestAckHolder runs the whole-program check over a consumer that returns
+// its own delivery type holding ack closures over the broker's delivery.
+func TestAckHolder(t *testing.T) {
+	checkWhole(t, "ackholderx")
 }

@@ -46,6 +46,9 @@ func (a *pkgAnalysis) learnWrappers() {
 			calls, t = a.returnedCopies(fn)
 		}
 		if len(calls) == 0 {
+			calls, t = a.returnedAckers(fn)
+		}
+		if len(calls) == 0 {
 			continue
 		}
 		msg := a.wrapperMessage(t, calls)

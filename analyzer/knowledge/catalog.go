@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"go/types"
+	"path"
 	"slices"
 	"sort"
 	"strconv"
@@ -586,6 +587,23 @@ func (c *Catalog) PublishTable(table string) bool {
 	}
 	for _, w := range c.base.PublishTables {
 		if strings.Contains(t, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// BookkeepingTable reports whether a table (schema.name) records what
+// happened (an audit trail, a log of events or status changes) by its
+// name: writes to it are no business effect.
+func (c *Catalog) BookkeepingTable(table string) bool {
+	t := strings.ToLower(table)
+	if i := strings.LastIndex(t, "."); i >= 0 {
+		t = t[i+1:]
+	}
+	t = strings.Trim(t, "`\"[]")
+	for _, p := range c.base.BookkeepingTables {
+		if ok, _ := path.Match(p, t); ok {
 			return true
 		}
 	}

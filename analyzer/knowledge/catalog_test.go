@@ -59,3 +59,32 @@ func TestDescribed(t *testing.T) {
 		}
 	}
 }
+
+// TestBookkeepingTable checks which tables record what happened by their
+// name (audit trails, logs of events or status changes) and which are
+// business state.
+func TestBookkeepingTable(t *testing.T) {
+	cat := knowledge.Default()
+	for _, c := range []struct {
+		table string
+		want  bool
+	}{
+		{"audit_logs", true},
+		{"audit", true},
+		{"public.order_status_log", true},
+		{"scraping_status", true},
+		{"job_statuses", true},
+		{"user_audit_trail", true},
+		{`"Audit_Logs"`, true},
+		{"payment_history", false},
+		{"catalog", false},
+		{"blogs", false},
+		{"orders", false},
+		{"status", false},
+		{"logistics", false},
+	} {
+		if got := cat.BookkeepingTable(c.table); got != c.want {
+			t.Errorf("BookkeepingTable(%q) = %v, want %v", c.table, got, c.want)
+		}
+	}
+}

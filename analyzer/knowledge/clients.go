@@ -137,6 +137,9 @@ var base = Base{
 	}},
 
 	PublishTables: []string{"outbox", "queue"},
+	BookkeepingTables: []string{
+		"audit*", "*_audit*", "*_log", "*_logs", "*_status", "*_statuses",
+	},
 	// RabbitMQ's queue argument naming a dead-letter exchange.
 	DeadLetters: []string{"x-dead-letter-exchange"},
 	// database/sql's and pgx's statement methods, for interfaces of their

@@ -327,6 +327,12 @@ type Base struct {
 	// PublishTables: words that make a table an outbox or a queue; an
 	// insert into one publishes a message (an effect only with -publish).
 	PublishTables []string
+	// BookkeepingTables: patterns (path.Match, on the lowercased name
+	// without its schema) of tables that record what happened rather than
+	// being the business state: audit trails, logs of events or of status
+	// changes. A write to one is no business effect (as a log line is not)
+	// and its failure loses nothing a redelivery must redo.
+	BookkeepingTables []string
 	// RedisCommands: Redis commands (upper case) that a client naming its
 	// command by a string (redigo) runs as an effect (a repeat changes the
 	// value again) or publishes with.

@@ -231,8 +231,8 @@ func email(ev Event) error {
 }
 
 // Not a handler: effects here are only facts.
-func notAHandler(ctx context.Context, db *sql.DB) error { // want notAHandler:`effects\(sql.DB.ExecContext "INSERT INTO audit \(at\) VALUES \(now\(\)\)"\)`
-	_, err := db.ExecContext(ctx, `INSERT INTO audit (at) VALUES (now())`)
+func notAHandler(ctx context.Context, db *sql.DB) error { // want notAHandler:`effects\(sql.DB.ExecContext "INSERT INTO visits \(at\) VALUES \(now\(\)\)"\)`
+	_, err := db.ExecContext(ctx, `INSERT INTO visits (at) VALUES (now())`)
 	return err
 }
 

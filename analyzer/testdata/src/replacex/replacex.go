@@ -59,14 +59,14 @@ func (s *store) handleSometimes(ctx context.Context, t *asynq.Task) error {
 	return err
 }
 
-// handleOtherTable deletes the order's items and inserts into the audit
-// log: the audit row is added on every delivery.
+// handleOtherTable deletes the order's items and inserts a note
+// about it: the note is added on every delivery.
 func (s *store) handleOtherTable(ctx context.Context, t *asynq.Task) error {
 	order := string(t.Payload())
 	if _, err := s.pool.Exec(ctx, `DELETE FROM order_items WHERE order_id = $1`, order); err != nil {
 		return err
 	}
-	_, err := s.pool.Exec(ctx, `INSERT INTO audit (order_id, what) VALUES ($1, 'cleared')`, order) // want `IDEM001`
+	_, err := s.pool.Exec(ctx, `INSERT INTO order_notes (order_id, what) VALUES ($1, 'cleared')`, order) // want `IDEM001`
 	return err
 }
 

@@ -27,8 +27,8 @@ func (p *Store) createSession(ctx context.Context, user string) (Session, error)
 	return s, err
 }
 
-func (p *Store) logImport(ctx context.Context, session string) error { // want logImport:`effects\(sql.DB.ExecContext "INSERT INTO import_log \(session_id\) VALUES \(\$1\)"\)`
-	_, err := p.DB.ExecContext(ctx, "INSERT INTO import_log (session_id) VALUES ($1)", session)
+func (p *Store) logImport(ctx context.Context, session string) error { // want logImport:`effects\(sql.DB.ExecContext "INSERT INTO imports \(session_id\) VALUES \(\$1\)"\)`
+	_, err := p.DB.ExecContext(ctx, "INSERT INTO imports (session_id) VALUES ($1)", session)
 	return err
 }
 

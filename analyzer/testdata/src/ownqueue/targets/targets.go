@@ -33,7 +33,7 @@ func (t *SQLTarget) SendFromStore(key spool.Key) error {
 		}
 		return err
 	}
-	if _, err := t.db.Exec("INSERT INTO access_log (bucket, object, action) VALUES ($1, $2, $3)", ev.Bucket, ev.Object, ev.Action); err != nil { // want `effect sql.DB.Exec "INSERT INTO access_log.*" in handler SQLTarget.SendFromStore is not guarded by a dedup check \(IDEM001\)`
+	if _, err := t.db.Exec("INSERT INTO access_events (bucket, object, action) VALUES ($1, $2, $3)", ev.Bucket, ev.Object, ev.Action); err != nil { // want `effect sql.DB.Exec "INSERT INTO access_events.*" in handler SQLTarget.SendFromStore is not guarded by a dedup check \(IDEM001\)`
 		return err
 	}
 	return t.store.Del(key)
