@@ -31,19 +31,9 @@ func (a *pkgAnalysis) returnedAckers(fn *ssa.Function) ([]ssa.CallInstruction, t
 		return nil, nil
 	}
 	var calls []ssa.CallInstruction
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			st, ok := instr.(*ssa.Store)
-			if !ok {
-				continue
-			}
-			fa, ok := st.Addr.(*ssa.FieldAddr)
-			if !ok || !types.Identical(derefType(fa.X.Type()), own) {
-				continue
-			}
-			if mc, ok := st.Val.(*ssa.MakeClosure); ok {
-				calls = append(calls, a.ackCalls(mc.Fn.(*ssa.Function), 0)...)
-			}
+	for st, fa := range fieldStores(fn) {
+		if mc, ok := st.Val.(*ssa.MakeClosure); ok && types.Identical(derefType(fa.X.Type()), own) {
+			calls = append(calls, a.ackCalls(mc.Fn.(*ssa.Function), 0)...)
 		}
 	}
 	if len(calls) == 0 {

@@ -44,6 +44,9 @@ func (a *pkgAnalysis) visitCall(s *summary, ci ssa.CallInstruction) {
 	if !handled && fn != nil && a.apiRequest(fn) {
 		if f := cc.StaticCallee(); cc.IsInvoke() && len(a.callees[ci]) == 0 || f != nil && !a.local(f.Pkg) {
 			s.callsOut = true
+			if a.cat.OverwriteName(fn.Name()) {
+				s.nwrites++ // an SDK's Delete, PutObject: idempotent, but work a lost message loses
+			}
 		}
 	}
 	if !handled {
@@ -255,6 +258,8 @@ func (a *pkgAnalysis) visitStatic(s *summary, ci ssa.CallInstruction, f *ssa.Fun
 	if a.rpcStub(fn) {
 		if a.cat.RemoteEffect(fn.Name()) {
 			a.addRemote(s, ci, shortFunc(fn)+" (remote call)", nil, arg(args, 1))
+		} else if a.cat.OverwriteName(fn.Name()) {
+			s.nwrites++ // PutItem, DeleteObject: idempotent, but work a lost message loses
 		}
 		return
 	}
@@ -705,6 +710,8 @@ func (a *pkgAnalysis) visitInvoke(s *summary, ci ssa.CallInstruction, fn *types.
 	if a.rpcStub(fn) {
 		if a.cat.RemoteEffect(fn.Name()) {
 			a.addRemote(s, ci, shortFunc(fn)+" (remote call)", recv, arg(args, 1))
+		} else if a.cat.OverwriteName(fn.Name()) {
+			s.nwrites++ // PutItem, DeleteObject: idempotent, but work a lost message loses
 		}
 		return
 	}

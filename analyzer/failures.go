@@ -3,6 +3,7 @@ package analyzer
 import (
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"github.com/idemkit/idem/analyzer/knowledge"
@@ -191,24 +192,16 @@ func (a *pkgAnalysis) failingCall(v ssa.Value, depth int) bool {
 			}
 		}
 		for _, r := range rules {
-			if r.Role == knowledge.Effect || r.Role == knowledge.Publish {
-				return true // a catalogued effect failing (smtp.SendMail takes no context)
+			if writes(r.Role) {
+				return true // a catalogued write failing (smtp.SendMail takes no context)
 			}
 		}
-		// The error of a go-redis command that is an effect
-		// (rdb.IncrBy(…).Err(), .Result()) is that effect failing; the
+		// The error of a go-redis command that writes (rdb.IncrBy(…).Err(),
+		// a cache's rdb.Set(…).Err(), .Result()) is that write failing; the
 		// error of franz-go's ProduceSync(…).FirstErr() is the publish's.
 		if a.cat.Has(fn, knowledge.Reply) {
-			if recv, _ := splitArgs(x.Common()); recv != nil {
-				if fa, ok := recv.(*ssa.FieldAddr); ok {
-					recv = fa.X // the embedded baseCmd of an IntCmd
-				}
-				if rc, ok := peel(recv).(*ssa.Call); ok {
-					f := callee(rc.Common())
-					return a.cat.Has(f, knowledge.Effect) || a.cat.Has(f, knowledge.Publish)
-				}
-			}
-			return false
+			rc := a.replied(x)
+			return rc != nil && a.writesRule(rc)
 		}
 		// Other calls into a client library (a message's Metadata, a
 		// reader's Config) fail harmlessly; its effects have rules.
@@ -243,6 +236,40 @@ func (a *pkgAnalysis) failingCall(v ssa.Value, depth int) bool {
 		return true
 	}
 	return false
+}
+
+// writes reports whether a call of a rule's role writes: an effect, a
+// publish, or an idempotent write (a Redis SET, SADD, DEL, a KV put), whose
+// failure loses work as much as an effect's (a cache left stale).
+func writes(r knowledge.Role) bool {
+	switch r {
+	case knowledge.Effect, knowledge.Publish, knowledge.RedisMark, knowledge.RedisDel, knowledge.KVWrite:
+		return true
+	}
+	return false
+}
+
+// replied returns the command a go-redis reply call reads (rdb.Set(…) of
+// rdb.Set(…).Err()), nil when c is no reply.
+func (a *pkgAnalysis) replied(c *ssa.Call) *ssa.Call {
+	if !a.cat.Has(callee(c.Common()), knowledge.Reply) {
+		return nil
+	}
+	recv, _ := splitArgs(c.Common())
+	if fa, ok := recv.(*ssa.FieldAddr); ok {
+		recv = fa.X // the embedded baseCmd of an IntCmd
+	}
+	if recv == nil {
+		return nil
+	}
+	rc, _ := peel(recv).(*ssa.Call)
+	return rc
+}
+
+// writesRule reports whether c calls a catalogued function that writes
+// (see writes).
+func (a *pkgAnalysis) writesRule(c *ssa.Call) bool {
+	return slices.ContainsFunc(a.rulesOf(callee(c.Common())), func(r bound) bool { return writes(r.Role) })
 }
 
 // decodesAll reports whether fs, the functions a dynamic call can reach,

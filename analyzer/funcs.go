@@ -53,6 +53,10 @@ type pkgAnalysis struct {
 	// (their guards guard it).
 	dispatchSites map[*ssa.Function][]ssa.CallInstruction
 	registered    map[*ssa.Function]bool
+	// relays: functions of the program a handler hands the callback it
+	// was given to (a retry helper, processWithRetry(msg.Body, handler)):
+	// the callbacks they call are dispatched as the handler's would be.
+	relays map[*ssa.Function]bool
 	// once: handlers whose messages come only from subscriptions the
 	// broker never delivers twice (core NATS), directly or dispatched from
 	// one; redelivered: handlers that also get messages from elsewhere.
@@ -126,7 +130,7 @@ func newPkgAnalysis(pass *analysis.Pass, cat *knowledge.Catalog, cfg *config, di
 func newAnalysis(fset *token.FileSet, cat *knowledge.Catalog, cfg *config, dirs *directives) *pkgAnalysis {
 	return &pkgAnalysis{fset: fset, cat: cat, cfg: cfg, dirs: dirs,
 		sums: map[*ssa.Function]*summary{}, uses: map[*ssa.Function]*funcUses{}, seen: map[string]bool{},
-		fresh: map[*types.Func]string{}, dispatched: map[*ssa.Function]bool{}, dispatchSites: map[*ssa.Function][]ssa.CallInstruction{}, registered: map[*ssa.Function]bool{}, once: map[*ssa.Function]bool{}, redelivered: map[*ssa.Function]bool{}, feeders: map[*ssa.Function][]*ssa.Function{}, queued: map[*ssa.Function]bool{}, queuePkgs: map[*ssa.Package]bool{}, claimTables: map[string]bool{},
+		fresh: map[*types.Func]string{}, dispatched: map[*ssa.Function]bool{}, dispatchSites: map[*ssa.Function][]ssa.CallInstruction{}, relays: map[*ssa.Function]bool{}, registered: map[*ssa.Function]bool{}, once: map[*ssa.Function]bool{}, redelivered: map[*ssa.Function]bool{}, feeders: map[*ssa.Function][]*ssa.Function{}, queued: map[*ssa.Function]bool{}, queuePkgs: map[*ssa.Package]bool{}, claimTables: map[string]bool{},
 		resultAck: map[*ssa.Function]resultAck{}, handoffs: map[*ssa.Function]string{}}
 }
 
@@ -811,11 +815,14 @@ func (a *pkgAnalysis) analyse(s *summary) {
 }
 
 // queryOverHTTP reports whether o is an HTTP call that fn, a function named
-// as a read (GetBlock, FetchRates: knowledge.Catalog.ReadName), makes: a
-// query sent as a POST (JSON-RPC, GraphQL, a search API) is no effect for
-// fn's callers. fn's own handler findings still name it.
+// as a read (GetBlock, FetchRates: knowledge.Catalog.ReadName) or as
+// obtaining a credential (Login, RefreshAccessToken:
+// knowledge.Catalog.CredentialName), makes: a query or a token request
+// sent as a POST (JSON-RPC, GraphQL, a search API, an OAuth token
+// endpoint) is no effect for fn's callers. fn's own handler findings still
+// name it.
 func (a *pkgAnalysis) queryOverHTTP(fn *ssa.Function, o *occ) bool {
-	return o.kind == knowledge.HTTP && fn.Parent() == nil && a.cat.ReadName(fn.Name())
+	return o.kind == knowledge.HTTP && fn.Parent() == nil && (a.cat.ReadName(fn.Name()) || a.cat.CredentialName(fn.Name()))
 }
 
 // addUnguarded records an unguarded effect, once per place it really

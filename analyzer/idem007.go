@@ -1,8 +1,11 @@
 package analyzer
 
 import (
+	"cmp"
 	"go/token"
 	"go/types"
+	"maps"
+	"slices"
 
 	"github.com/idemkit/idem/analyzer/knowledge"
 	"golang.org/x/tools/go/ssa"
@@ -19,7 +22,11 @@ AutoCommitMarks), a confluent-kafka-go consumer whose ConfigMap does not
 set enable.auto.commit, legacy nats.go JetStream Subscribe without
 nats.ManualAck(); also through the service's own helper that returns
 what such a read returned, one message or a batch it collected. The broker
-forgets the message before the effect; a crash loses it.
+forgets the message before the effect; a crash loses it. A callback the
+service's consumer helper hands each message (or its body) to, directly or
+through a retry helper it passes the callback on to (whole-program mode),
+is told in its own body, where its work is, rather than at the helper's
+shared consume call.
 `,
 	Bad: `msgs, _ := ch.Consume("orders", "", true, false, false, false, nil)
 `,
@@ -41,10 +48,14 @@ func (a *pkgAnalysis) checkAutoAcks(s *summary) {
 		var where *ssa.Function
 		switch aa.kind {
 		case knowledge.AutoAckConsume:
-			eff, where = a.effectAfterReceive(s, aa.ch, 0)
+			handed := map[*ssa.Function]*occ{}
+			eff, where = a.effectAfterReceive(s, aa.ch, 0, handed)
+			if eff == nil {
+				a.reportHanded(aa, handed)
+			}
 		case knowledge.AutoAckRead:
 			if aa.ch != nil {
-				eff, where = a.effectAfterReceive(s, aa.ch, 0)
+				eff, where = a.effectAfterReceive(s, aa.ch, 0, nil)
 				break
 			}
 			// The whole batch is committed: elements do not end the path.
@@ -160,13 +171,25 @@ func autoAckNote(r knowledge.Role) string {
 // effectAfterReceive finds an effect after a receive from the deliveries
 // channel ch: in s's function, or in a function of the package ch is passed
 // to (as an argument or a captured variable).
-func (a *pkgAnalysis) effectAfterReceive(s *summary, ch ssa.Value, depth int) (*occ, *ssa.Function) {
+func (a *pkgAnalysis) effectAfterReceive(s *summary, ch ssa.Value, depth int, handed map[*ssa.Function]*occ) (*occ, *ssa.Function) {
 	if ch == nil || depth > 2 {
 		return nil, nil
 	}
 	for _, r := range *ch.Referrers() {
 		switch r := r.(type) {
+		case *ssa.Store: // a variable a closure captures: msgs, kept in a cell
+			if alloc, ok := r.Addr.(*ssa.Alloc); ok && r.Val == ch {
+				if eff, w := a.effectAfterReceive(s, alloc, depth, handed); eff != nil {
+					return eff, w
+				}
+			}
 		case *ssa.UnOp:
+			if _, cell := ch.Type().Underlying().(*types.Pointer); cell && r.Op == token.MUL {
+				if eff, w := a.effectAfterReceive(s, r, depth, handed); eff != nil {
+					return eff, w // the cell's value
+				}
+				continue
+			}
 			if r.Op != token.ARROW {
 				continue
 			}
@@ -174,6 +197,9 @@ func (a *pkgAnalysis) effectAfterReceive(s *summary, ch ssa.Value, depth int) (*
 			s.forward(r, func(in ssa.Instruction) int {
 				if eff = s.lossAt(in); eff != nil {
 					return 2
+				}
+				if ci, ok := in.(ssa.CallInstruction); ok && handed != nil {
+					a.dispatchedLosses(ci, 0, handed)
 				}
 				return 0
 			})
@@ -192,7 +218,7 @@ func (a *pkgAnalysis) effectAfterReceive(s *summary, ch ssa.Value, depth int) (*
 				}
 				_ = args
 				if i < len(f.Params) {
-					if eff, w := a.effectAfterReceive(a.summary(f), f.Params[i], depth+1); eff != nil {
+					if eff, w := a.effectAfterReceive(a.summary(f), f.Params[i], depth+1, handed); eff != nil {
 						return eff, w
 					}
 				}
@@ -204,7 +230,7 @@ func (a *pkgAnalysis) effectAfterReceive(s *summary, ch ssa.Value, depth int) (*
 			}
 			for i, b := range r.Bindings {
 				if b == ch && i < len(f.FreeVars) {
-					if eff, w := a.effectAfterReceive(a.summary(f), f.FreeVars[i], depth+1); eff != nil {
+					if eff, w := a.effectAfterReceive(a.summary(f), f.FreeVars[i], depth+1, handed); eff != nil {
 						return eff, w
 					}
 				}
@@ -212,4 +238,41 @@ func (a *pkgAnalysis) effectAfterReceive(s *summary, ch ssa.Value, depth int) (*
 		}
 	}
 	return nil, nil
+}
+
+// dispatchedLosses records, by handler, the first work of each handler a
+// call hands a message to through a func value or an interface, or
+// through a helper it hands its callback to (a relay: a retry helper),
+// in whole-program mode.
+func (a *pkgAnalysis) dispatchedLosses(ci ssa.CallInstruction, depth int, out map[*ssa.Function]*occ) {
+	if sc := ci.Common().StaticCallee(); sc != nil {
+		if depth > 1 || !a.relays[sc] {
+			return
+		}
+		for c := range callsIn(sc) {
+			a.dispatchedLosses(c, depth+1, out)
+		}
+		return
+	}
+	for _, f := range a.callees[ci] {
+		if _, seen := out[f]; seen || !a.dispatched[f] || f.Blocks == nil {
+			continue
+		}
+		if eff := a.summary(f).firstLoss(); eff != nil {
+			out[f] = eff
+		}
+	}
+}
+
+// reportHanded reports, in each handler an auto-ack consumer's loop hands
+// its messages to (a callback registered with the service's helper), the
+// work the broker's ack comes before: there, not at the shared consume
+// call, where every registered callback would meet.
+func (a *pkgAnalysis) reportHanded(aa autoAck, handed map[*ssa.Function]*occ) {
+	fs := slices.Collect(maps.Keys(handed))
+	slices.SortFunc(fs, func(x, y *ssa.Function) int { return cmp.Compare(handed[x].pos, handed[y].pos) })
+	for _, f := range fs {
+		eff := handed[f]
+		a.report(IDEM007, eff.pos, handlerName(f), aa.call.Pos(), "the auto-ack consumer", "handler %s performs %s after auto-ack consumer %s acked the message: a crash loses it", handlerName(f), eff.desc, describeCall(aa.call.Common())+autoAckNote(aa.kind))
+	}
 }

@@ -274,42 +274,32 @@ func (a *pkgAnalysis) stmtFields() map[string][]ssa.Value {
 	}
 	for _, fn := range a.funcs {
 		lits := map[ssa.Value]*pair{} // struct being filled -> its stores
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				st, ok := instr.(*ssa.Store)
-				if !ok {
-					continue
-				}
-				fa, ok := st.Addr.(*ssa.FieldAddr)
-				if !ok {
-					continue
-				}
-				val := peel(st.Val)
-				if ex, ok := val.(*ssa.Extract); ok {
-					val = ex.Tuple
-				}
-				if c, ok := val.(*ssa.Call); ok {
-					if r, ok := a.find(callee(c.Common()), knowledge.Prepare); ok && r.arg >= 0 {
-						_, args := splitArgs(c.Common())
-						if q := arg(args, r.arg); q != nil {
-							k := fieldKey(fa)
-							a.stmts[k] = append(a.stmts[k], q)
-						}
+		for st, fa := range fieldStores(fn) {
+			val := peel(st.Val)
+			if ex, ok := val.(*ssa.Extract); ok {
+				val = ex.Tuple
+			}
+			if c, ok := val.(*ssa.Call); ok {
+				if r, ok := a.find(callee(c.Common()), knowledge.Prepare); ok && r.arg >= 0 {
+					_, args := splitArgs(c.Common())
+					if q := arg(args, r.arg); q != nil {
+						k := fieldKey(fa)
+						a.stmts[k] = append(a.stmts[k], q)
 					}
-					continue
 				}
-				p := lits[fa.X]
-				if p == nil {
-					p = &pair{}
-					lits[fa.X] = p
-				}
-				if ptr, ok := st.Val.(*ssa.FieldAddr); ok && a.cat.TypeRole(derefType(ptr.Type())) == knowledge.StmtType {
-					p.field = ptr
-					p.n++
-				} else if _, ok := constString(st.Val); ok || isStringGlobal(st.Val) {
-					p.query = st.Val
-					p.q++
-				}
+				continue
+			}
+			p := lits[fa.X]
+			if p == nil {
+				p = &pair{}
+				lits[fa.X] = p
+			}
+			if ptr, ok := st.Val.(*ssa.FieldAddr); ok && a.cat.TypeRole(derefType(ptr.Type())) == knowledge.StmtType {
+				p.field = ptr
+				p.n++
+			} else if _, ok := constString(st.Val); ok || isStringGlobal(st.Val) {
+				p.query = st.Val
+				p.q++
 			}
 		}
 		for _, p := range lits {

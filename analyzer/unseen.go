@@ -85,7 +85,10 @@ func (a *pkgAnalysis) discardsORMError(s *summary, c *ssa.Call) bool {
 // step whose failure loses something a redelivery would do again (a task
 // enqueued for the next step, an event for another service).
 func (a *pkgAnalysis) stepWorks(s *summary, c *ssa.Call) bool {
-	if len(s.byInstr[c]) > 0 || s.wroteAt[c] || s.publishes[c] {
+	if rc := a.replied(c); rc != nil {
+		c = rc // rdb.ZRem(…).Err(): the command's
+	}
+	if len(s.byInstr[c]) > 0 || s.wroteAt[c] || s.publishes[c] || a.writesRule(c) {
 		return true
 	}
 	for _, f := range a.calleesOf(c) {
@@ -214,15 +217,24 @@ func (a *pkgAnalysis) swallowed(f *ssa.Function) string {
 }
 
 // skipsWork reports whether a failure's side leaves out work its success
-// side does: a call that does work (see stepWorks) reached from the
-// success side and not from the failure side. A read that fails and makes
+// side does, and does none of its own: a call that does work (see
+// stepWorks) reached from the success side and not from the failure side. A read that fails and makes
 // the function return before the writes it was for (the ids to re-index,
 // the row to update) loses them, where one that goes on without the row
 // degrades.
 func (a *pkgAnalysis) skipsWork(s *summary, d *decision) bool {
 	onSuccess, onFailure := s.reachable(d.other, d.blk), s.reachable(d.fresh, d.blk)
-	for b := range onSuccess {
-		if onFailure[b] {
+	// A failure side that does work takes another way, not none: get or
+	// create (the lookup fails, the row is created, and that create's
+	// failure is the function's).
+	return a.worksOnlyIn(s, onSuccess, onFailure) && !a.worksOnlyIn(s, onFailure, nil)
+}
+
+// worksOnlyIn reports whether a call that does work (see stepWorks) sits in
+// a block of in that is not in out (nil: in any block of in).
+func (a *pkgAnalysis) worksOnlyIn(s *summary, in, out map[*ssa.BasicBlock]bool) bool {
+	for b := range in {
+		if out[b] {
 			continue
 		}
 		for _, instr := range b.Instrs {

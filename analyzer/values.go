@@ -31,6 +31,24 @@ func callsIn(fn *ssa.Function) iter.Seq[ssa.CallInstruction] {
 	}
 }
 
+// fieldStores yields the stores of fn's body into a field of a struct
+// (x.f = v, a composite literal's fields), with the field's address.
+func fieldStores(fn *ssa.Function) iter.Seq2[*ssa.Store, *ssa.FieldAddr] {
+	return func(yield func(*ssa.Store, *ssa.FieldAddr) bool) {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				st, ok := instr.(*ssa.Store)
+				if !ok {
+					continue
+				}
+				if fa, ok := st.Addr.(*ssa.FieldAddr); ok && !yield(st, fa) {
+					return
+				}
+			}
+		}
+	}
+}
+
 // callee returns the function or method a call instruction calls: the
 // static callee's object, or the interface method of an invoke.
 func callee(cc *ssa.CallCommon) *types.Func {

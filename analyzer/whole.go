@@ -729,14 +729,19 @@ func (a *pkgAnalysis) findHandlers() {
 	for changed := true; changed; {
 		changed = false
 		for _, fn := range a.funcs {
-			inHandler := handles[fn] || a.dispatched[fn] || a.registered[fn]
+			inHandler := handles[fn] || a.dispatched[fn] || a.registered[fn] || a.relays[fn]
 			if top := inline[fn]; top != nil {
-				inHandler = inHandler || handles[top] || a.dispatched[top] || a.registered[top]
+				inHandler = inHandler || handles[top] || a.dispatched[top] || a.registered[top] || a.relays[top]
 			}
 			for ci := range callsIn(fn) {
 				if f := ci.Common().StaticCallee(); f != nil {
 					if inHandler && f.Blocks != nil && a.local(f.Pkg) && a.messageArg(ci) {
 						a.feed(fn, f) // a helper handed the message: fed by this handler
+					}
+					if inHandler && f.Blocks != nil && a.local(f.Pkg) && !a.relays[f] && relaysCallback(ci) {
+						a.relays[f] = true
+						a.feed(fn, f)
+						changed = true
 					}
 					continue
 				}
@@ -771,6 +776,25 @@ func (a *pkgAnalysis) findHandlers() {
 		}
 	}
 	a.propagateOnce()
+}
+
+// relaysCallback reports whether a call hands on a func value its caller
+// was given (a parameter or a captured variable): a retry helper the
+// handler passes its callback to.
+func relaysCallback(ci ssa.CallInstruction) bool {
+	for _, v := range ci.Common().Args {
+		if _, ok := v.Type().Underlying().(*types.Signature); !ok {
+			continue
+		}
+		if ld, ok := v.(*ssa.UnOp); ok && ld.Op == token.MUL {
+			v = ld.X // a captured variable's cell
+		}
+		switch v.(type) {
+		case *ssa.Parameter, *ssa.FreeVar:
+			return true
+		}
+	}
+	return false
 }
 
 // resultAck says which result of a handler makes its dispatcher ack the

@@ -432,3 +432,9 @@ func TestUnwiredImplementations(t *testing.T) {
 func TestAckHolder(t *testing.T) {
 	checkWhole(t, "ackholderx")
 }
+
+// TestAutoAckHelper runs the whole-program check over an autoAck consumer
+// that hands each body to a callback registered through an interface.
+func TestAutoAckHelper(t *testing.T) {
+	checkWhole(t, "autoackhelper")
+}

@@ -226,25 +226,18 @@ func (a *pkgAnalysis) returnedCopies(fn *ssa.Function) ([]ssa.CallInstruction, t
 	if len(calls) == 0 {
 		return nil, nil
 	}
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			st, ok := instr.(*ssa.Store)
-			if !ok {
-				continue
+	for st, fa := range fieldStores(fn) {
+		if !types.Identical(derefType(fa.X.Type()), own) {
+			continue
+		}
+		switch v := peel(st.Val).(type) {
+		case *ssa.Field:
+			if fetched[v.X] {
+				return calls, t
 			}
-			fa, ok := st.Addr.(*ssa.FieldAddr)
-			if !ok || !types.Identical(derefType(fa.X.Type()), own) {
-				continue
-			}
-			switch v := peel(st.Val).(type) {
-			case *ssa.Field:
-				if fetched[v.X] {
-					return calls, t
-				}
-			case *ssa.UnOp:
-				if x, ok := v.X.(*ssa.FieldAddr); ok && v.Op == token.MUL && fetched[x.X] {
-					return calls, t
-				}
+		case *ssa.UnOp:
+			if x, ok := v.X.(*ssa.FieldAddr); ok && v.Op == token.MUL && fetched[x.X] {
+				return calls, t
 			}
 		}
 	}

@@ -541,12 +541,49 @@ func (c *Catalog) RemoteEffect(name string) bool {
 	return !c.ReadName(name) && !HasVerb(name, c.base.OverwriteVerbs)
 }
 
+// OverwriteName reports whether a remote method's name says it overwrites
+// (PutObject, DeleteOrder, SetState: OverwriteVerbs) and does not read: a
+// repeat leaves the same state, but a lost message loses the write.
+func (c *Catalog) OverwriteName(name string) bool {
+	return HasVerb(name, c.base.OverwriteVerbs) && !c.ReadName(name)
+}
+
 // ReadName reports whether a function's name says it only reads or
 // computes: it starts with one of ReadVerbs (GetBlock, FetchRates) or
 // ComputeVerbs (EmbedChunks, TranslateText) and joins no second verb to it
 // (GetOrCreateUser, FetchAndLock, ExtractAndSave).
 func (c *Catalog) ReadName(name string) bool {
 	return (HasVerb(name, c.base.ReadVerbs) || HasVerb(name, c.base.ComputeVerbs)) && !joinsVerb(name)
+}
+
+// CredentialName reports whether a function's name says it obtains a
+// credential: it logs in (Login, SignIn, Authenticate: CredentialVerbs) or
+// gets a token (RefreshAccessToken, AccessTokenFor, postToken: a
+// CredentialWords word, not after a first word of CredentialWriteVerbs
+// such as SaveToken or SendToken).
+func (c *Catalog) CredentialName(name string) bool {
+	first := strings.ToLower(firstWord(name))
+	if slices.Contains(c.base.CredentialVerbs, first) {
+		return true
+	}
+	if slices.Contains(c.base.CredentialWriteVerbs, first) {
+		return false
+	}
+	return slices.ContainsFunc(c.base.CredentialWords, func(w string) bool { return strings.Contains(name, w) })
+}
+
+// firstWord returns name up to its second upper-case letter (postToken:
+// post; RefreshAccessToken: Refresh; SignIn: Sign).
+func firstWord(name string) string {
+	for i, r := range name {
+		if i > 0 && r >= 'A' && r <= 'Z' {
+			if strings.EqualFold(name[:i], "sign") || strings.EqualFold(name[:i], "log") {
+				continue // SignIn, LogIn, LogOn: one verb
+			}
+			return name[:i]
+		}
+	}
+	return name
 }
 
 // joinsVerb reports whether name joins two verbs with Or or And, each

@@ -88,3 +88,34 @@ func TestBookkeepingTable(t *testing.T) {
 		}
 	}
 }
+
+// TestCredentialName checks which function names read as obtaining a
+// credential (a login, a token request) and which change one.
+func TestCredentialName(t *testing.T) {
+	cat := knowledge.Default()
+	for _, c := range []struct {
+		name string
+		want bool
+	}{
+		{"Login", true},
+		{"login", true},
+		{"LogIn", true},
+		{"SignIn", true},
+		{"Authenticate", true},
+		{"RefreshAccessToken", true},
+		{"AccessTokenFor", true},
+		{"postToken", true},
+		{"getOAuthToken", true},
+		{"SaveToken", false},
+		{"SendTokenSMS", false},
+		{"RevokeToken", false},
+		{"Logout", false},
+		{"LogEvent", false},
+		{"SignUp", false},
+		{"CreatePayment", false},
+	} {
+		if got := cat.CredentialName(c.name); got != c.want {
+			t.Errorf("CredentialName(%q) = %v, want %v", c.name, got, c.want)
+		}
+	}
+}

@@ -203,6 +203,10 @@ var base = Base{
 	ComputeVerbs: []string{"Embed", "Translate", "Caption", "Classify", "Summarize", "Summarise", "Transcribe",
 		"Extract", "Predict", "Infer", "Parse", "Tokenize", "Detect", "Recognize", "Moderate", "Rerank",
 		"Analyze", "Analyse", "Render"},
+	CredentialVerbs: []string{"login", "logon", "signin", "authenticate", "reauthenticate", "relogin"},
+	CredentialWords: []string{"Token"},
+	CredentialWriteVerbs: []string{"send", "revoke", "delete", "remove", "save", "store", "register", "create",
+		"invalidate", "set", "update", "add", "insert", "persist", "write", "push", "notify", "email", "mail", "sms"},
 	KeyFields: []string{"IdempotencyKey", "IdempotentKey", "IdempotenceKey", "IdemKey", "IdempotencyID",
 		"IdempotencyToken", "DedupKey", "DedupeKey", "DeduplicationKey", "DeduplicationID"},
 	KeyHeaders: []string{"Idempotency-Key", "X-Idempotency-Key"},
@@ -467,6 +471,9 @@ var brokers = concat(
 		{Name: "(github.com/aws/aws-sdk-go-v2/service/sqs.Client).ChangeMessageVisibility", Role: Nack},
 	},
 	each(Publish, "sqs", "github.com/aws/aws-sdk-go-v2/service/sqs.Client", "SendMessage", "SendMessageBatch"),
+	// River's inserts enqueue jobs, as asynq's Enqueue does.
+	each(Publish, "river", "github.com/riverqueue/river.Client", "Insert", "InsertTx", "InsertMany", "InsertManyTx",
+		"InsertManyFast", "InsertManyFastTx"),
 
 	// --- asynq and RocketMQ ---------------------------------------------------------
 	each(Publish, "asynq", "github.com/hibiken/asynq.Client", "Enqueue", "EnqueueContext"),
@@ -629,6 +636,9 @@ var redis = concat(
 		{Name: "({redis}.*).Del", Role: RedisDel, Key: "#1"},
 		{Name: "({redis}.*).Unlink", Role: RedisDel, Key: "#1"},
 		{Name: "({redis}.*).HDel", Role: RedisDel, Key: "key"},
+		{Name: "({redis}.*).SRem", Role: RedisDel, Key: "key"},
+		{Name: "({redis}.*).ZRem", Role: RedisDel, Key: "key"},
+		{Name: "({redis}.*).LRem", Role: RedisDel, Key: "key"},
 		{Name: "({redis}.*).Exists", Role: RedisLookup, Key: "#1"},
 		{Name: "({redis}.*).Get", Role: RedisLookup, Key: "key"},
 		{Name: "({redis}.*).SIsMember", Role: RedisLookup, Key: "key"},
@@ -641,7 +651,7 @@ var redis = concat(
 		{Name: "({redis}.*).Result", Role: Reply},
 		{Name: "({redis}.*).Err", Role: Reply},
 	},
-	each(RedisMark, "redis", "{redis}.*", "Set", "SetEx", "SAdd", "HSet", "MSet", "Expire"),
+	each(RedisMark, "redis", "{redis}.*", "Set", "SetEx", "SAdd", "HSet", "HMSet", "MSet", "ZAdd", "Expire"),
 	// XADD appends a message to a stream: publishing, like PUBLISH (the
 	// stream's consumers deduplicate), not a write of the handler's own.
 	each(Publish, "redis", "{redis}.*", "Publish", "SPublish", "XAdd"),

@@ -385,6 +385,14 @@ type Base struct {
 	// TranslateText, ClassifyTicket): read as ReadVerbs are, so an HTTP POST
 	// they make is a query, not an effect.
 	ComputeVerbs []string
+	// CredentialVerbs: first words of functions that log in
+	// (Login, SignIn, Authenticate); CredentialWords: words of the names of
+	// functions that get a credential (RefreshAccessToken, postToken,
+	// AccessTokenFor) unless their first word is one of
+	// CredentialWriteVerbs (SaveToken, RevokeToken, SendToken). An HTTP
+	// POST such a function makes asks for a credential and changes nothing
+	// a repeat could double.
+	CredentialVerbs, CredentialWords, CredentialWriteVerbs []string
 	// KeyFields: names of request fields that carry an idempotency key
 	// (a gRPC request's IdempotencyKey): the service drops a repeat that
 	// sends the same key. Compared without case, "_" and "-".

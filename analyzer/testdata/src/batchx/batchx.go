@@ -63,11 +63,12 @@ func (c *Consumers) handleTrade(ctx context.Context, msgs []message) error {
 	return nil
 }
 
-// handlePrice sets the latest prices: an overwrite.
+// handlePrice sets the latest prices: an overwrite, no effect; but a
+// failed write the loop goes past is lost as much as an effect.
 func (c *Consumers) handlePrice(ctx context.Context, msgs []message) error {
 	for _, m := range msgs {
 		if err := c.rdb.Set(ctx, "price", m.value, 0).Err(); err != nil {
-			return err
+			return err // want `handler Consumers.handlePrice returns an error when redis.StatusCmd.Err fails, and Consumers.runGroup, which it is handed to, goes on to the next message`
 		}
 	}
 	return nil

@@ -5,6 +5,7 @@ package redisx
 import (
 	"context"
 	"database/sql"
+	"log"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -171,4 +172,55 @@ func ackFirst(ctx context.Context, rdb *redis.Client, m redis.XMessage) {
 	o := orderOf(m)
 	rdb.XAck(ctx, "orders", "g", m.ID) // want `IDEM002`
 	rdb.LPush(ctx, "outbox", o.ID)     // want `IDEM001`
+}
+
+// --- a cache kept beside the handler ---------------------------------------------
+
+// dropFromCache removes the order from the user's cached list and logs a
+// failure: it reports nothing to its caller.
+func dropFromCache(ctx context.Context, rdb *redis.Client, o shop.Order) {
+	if err := rdb.ZRem(ctx, "orders:"+o.User, o.ID).Err(); err != nil {
+		log.Printf("cache: %v", err)
+	}
+}
+
+// cacheLoop acks after the cache updates whatever happened: a failed
+// write leaves the cache stale and the message acked.
+func cacheLoop(ctx context.Context, rdb *redis.Client) error {
+	for {
+		streams, err := rdb.XReadGroup(ctx, &redis.XReadGroupArgs{Group: "g", Consumer: "c", Streams: []string{"orders", ">"}}).Result()
+		if err != nil {
+			return err
+		}
+		for _, st := range streams {
+			for _, m := range st.Messages {
+				o := orderOf(m)
+				dropFromCache(ctx, rdb, o)
+				if err := rdb.XAck(ctx, "orders", "g", m.ID).Err(); err != nil { // want `ack redis.Client.XAck in handler cacheLoop also runs when redis.IntCmd.Err \(inside redisx.dropFromCache, which reports success\) fails.*\(IDEM003\)`
+					return err
+				}
+			}
+		}
+	}
+}
+
+// setLoop logs a failed cache write and acks.
+func setLoop(ctx context.Context, rdb *redis.Client) error {
+	for {
+		streams, err := rdb.XReadGroup(ctx, &redis.XReadGroupArgs{Group: "g", Consumer: "c", Streams: []string{"orders", ">"}}).Result()
+		if err != nil {
+			return err
+		}
+		for _, st := range streams {
+			for _, m := range st.Messages {
+				o := orderOf(m)
+				if err := rdb.Set(ctx, "order:"+o.ID, o.User, 0).Err(); err != nil {
+					log.Printf("cache: %v", err)
+				}
+				if err := rdb.XAck(ctx, "orders", "g", m.ID).Err(); err != nil { // want `ack redis.Client.XAck in handler setLoop also runs when redis.StatusCmd.Err fails: the error is swallowed and the message lost \(IDEM003\)`
+					return err
+				}
+			}
+		}
+	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"rpcquery/chain"
 	"rpcquery/embed"
+	"rpcquery/oauth"
 )
 
 type indexer struct {
@@ -78,3 +79,22 @@ func (v *vectors) storeChunk(ctx context.Context, t *asynq.Task) error {
 }
 
 var _ embedder = (*embed.Client)(nil)
+
+// refreshProfile refreshes the user's token and logs in to the partner
+// API, then overwrites the profile: asking for credentials changes
+// nothing.
+func refreshProfile(ctx context.Context, db *sql.DB, c *oauth.Client, t *asynq.Task) error {
+	if err := c.RefreshAccessToken(string(t.Payload())); err != nil {
+		return err
+	}
+	if err := c.Login("svc", "secret"); err != nil {
+		return err
+	}
+	_, err := db.ExecContext(ctx, `UPDATE profiles SET synced_at = now() WHERE user_id = $1`, string(t.Payload()))
+	return err
+}
+
+// sendCode sends a one-time code for every task, a repeat too.
+func sendCode(ctx context.Context, c *oauth.Client, t *asynq.Task) error {
+	return c.SendToken(string(t.Payload())) // want `effect oauth.Client.SendToken → http.PostForm in handler sendCode is not guarded by a dedup check \(IDEM001\)`
+}

@@ -54,3 +54,50 @@ func WorkFunc[T JobArgs](f func(context.Context, *Job[T]) error) Worker[T] { ret
 func JobCompleteTx[TDriver any, TTx any, TArgs JobArgs](ctx context.Context, tx TTx, job *Job[TArgs]) (*Job[TArgs], error) {
 	return job, nil
 }
+
+// Client is a River client, generic over the driver's transaction.
+type Client[TTx any] struct{}
+
+// InsertOpts are the options of an insert (a subset).
+type InsertOpts struct {
+	MaxAttempts int
+	Metadata    []byte
+	Priority    int
+	Queue       string
+	ScheduledAt time.Time
+	Tags        []string
+}
+
+// InsertManyParams is one job of a batch insert.
+type InsertManyParams struct {
+	Args       JobArgs
+	InsertOpts *InsertOpts
+}
+
+func (c *Client[TTx]) Insert(ctx context.Context, args JobArgs, opts *InsertOpts) (*rivertype.JobInsertResult, error) {
+	return nil, nil
+}
+
+func (c *Client[TTx]) InsertTx(ctx context.Context, tx TTx, args JobArgs, opts *InsertOpts) (*rivertype.JobInsertResult, error) {
+	return nil, nil
+}
+
+func (c *Client[TTx]) InsertMany(ctx context.Context, params []InsertManyParams) ([]*rivertype.JobInsertResult, error) {
+	return nil, nil
+}
+
+func (c *Client[TTx]) InsertManyTx(ctx context.Context, tx TTx, params []InsertManyParams) ([]*rivertype.JobInsertResult, error) {
+	return nil, nil
+}
+
+func (c *Client[TTx]) InsertManyFast(ctx context.Context, params []InsertManyParams) (int, error) {
+	return 0, nil
+}
+
+func (c *Client[TTx]) InsertManyFastTx(ctx context.Context, tx TTx, params []InsertManyParams) (int, error) {
+	return 0, nil
+}
+
+func ClientFromContext[TTx any](ctx context.Context) *Client[TTx] { return nil }
+
+func ClientFromContextSafely[TTx any](ctx context.Context) (*Client[TTx], error) { return nil, nil }

@@ -198,6 +198,7 @@ type HashCmdable interface {
 	HIncrBy(ctx context.Context, key string, field string, incr int64) *IntCmd
 	HIncrByFloat(ctx context.Context, key string, field string, incr float64) *FloatCmd
 	HSet(ctx context.Context, key string, values ...interface{}) *IntCmd
+	HMSet(ctx context.Context, key string, values ...interface{}) *BoolCmd
 	HSetNX(ctx context.Context, key string, field string, value interface{}) *BoolCmd
 }
 
@@ -231,6 +232,7 @@ type SetCmdable interface {
 type SortedSetCmdable interface {
 	ZAdd(ctx context.Context, key string, members ...Z) *IntCmd
 	ZIncrBy(ctx context.Context, key string, increment float64, member string) *FloatCmd
+	ZRem(ctx context.Context, key string, members ...interface{}) *IntCmd
 }
 
 type StringCmdable interface {
@@ -297,6 +299,8 @@ func (c cmdable) HGet(ctx context.Context, key string, field string) *StringCmd 
 
 func (c cmdable) HSet(ctx context.Context, key string, values ...interface{}) *IntCmd { return nil }
 
+func (c cmdable) HMSet(ctx context.Context, key string, values ...interface{}) *BoolCmd { return nil }
+
 func (c cmdable) HIncrBy(ctx context.Context, key string, field string, incr int64) *IntCmd {
 	return nil
 }
@@ -326,6 +330,8 @@ func (c cmdable) SIsMember(ctx context.Context, key string, member interface{}) 
 func (c cmdable) SRem(ctx context.Context, key string, members ...interface{}) *IntCmd { return nil }
 
 func (c cmdable) ZAdd(ctx context.Context, key string, members ...Z) *IntCmd { return nil }
+
+func (c cmdable) ZRem(ctx context.Context, key string, members ...interface{}) *IntCmd { return nil }
 
 func (c cmdable) ZIncrBy(ctx context.Context, key string, increment float64, member string) *FloatCmd {
 	return nil

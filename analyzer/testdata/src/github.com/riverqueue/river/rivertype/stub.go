@@ -35,3 +35,9 @@ type WorkerMiddleware interface {
 
 	Work(ctx context.Context, job *JobRow, doInner func(context.Context) error) error
 }
+
+// JobInsertResult is the result of a job insert.
+type JobInsertResult struct {
+	Job                      *JobRow
+	UniqueSkippedAsDuplicate bool
+}
