@@ -74,7 +74,9 @@
 // program function named as a read — GetBlock, FetchRates, not
 // GetOrCreate — which its callers take for a query sent as a POST:
 // JSON-RPC, GraphQL, a search API; or named as a computation — Embed,
-// TranslateText, ClassifyTicket —, a model or document service's answer),
+// TranslateText, ClassifyTicket —, a model or document service's answer;
+// or named as obtaining a credential — Login, SignIn, RefreshAccessToken,
+// not SaveToken —, a login or an OAuth token request),
 // gRPC calls (grpc's Invoke,
 // or a generated client's method — last parameter ...grpc.CallOption —
 // whose implementation the program does not have) and AWS service calls

@@ -15,7 +15,10 @@ as a read (GetBlock, FetchRates; not GetOrCreateUser or FetchAndLock) is a
 query sent as a POST (JSON-RPC, GraphQL, a search API) and no effect for
 the function's callers; so is one made inside a function named as a
 computation (Embed, TranslateText, ClassifyTicket: a model or a document
-service asked to compute, not to change anything). A write whose every
+service asked to compute, not to change anything); so is one made inside
+a function named as obtaining a credential (Login, SignIn, Authenticate,
+RefreshAccessToken, postToken; not SaveToken or SendToken: a login or an
+OAuth token request). A write whose every
 table is bookkeeping by its name (audit*, *_audit*, *_log, *_logs,
 *_status, *_statuses: an audit trail, a log of events or status changes;
 a gorm model AuditLog) is telemetry kept in a database, no effect, and its
