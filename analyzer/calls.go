@@ -256,11 +256,7 @@ func (a *pkgAnalysis) visitStatic(s *summary, ci ssa.CallInstruction, f *ssa.Fun
 		return
 	}
 	if a.rpcStub(fn) {
-		if a.cat.RemoteEffect(fn.Name()) {
-			a.addRemote(s, ci, shortFunc(fn)+" (remote call)", nil, arg(args, 1))
-		} else if a.cat.OverwriteName(fn.Name()) {
-			s.nwrites++ // PutItem, DeleteObject: idempotent, but work a lost message loses
-		}
+		a.rpcCall(s, ci, fn, nil, args)
 		return
 	}
 	a.importedFacts(s, ci, fn, args, guarded)
@@ -708,15 +704,22 @@ func (a *pkgAnalysis) visitInvoke(s *summary, ci ssa.CallInstruction, fn *types.
 		}
 	}
 	if a.rpcStub(fn) {
-		if a.cat.RemoteEffect(fn.Name()) {
-			a.addRemote(s, ci, shortFunc(fn)+" (remote call)", recv, arg(args, 1))
-		} else if a.cat.OverwriteName(fn.Name()) {
-			s.nwrites++ // PutItem, DeleteObject: idempotent, but work a lost message loses
-		}
+		a.rpcCall(s, ci, fn, recv, args)
 		return
 	}
 	if a.cfg.verbs && writeVerb(fn.Name()) && fn.Pkg() != nil && !stdPath(fn.Pkg().Path()) {
 		a.addEffect(s, ci, shortFunc(fn)+" (interface method named like a write)", knowledge.Custom, recv)
+	}
+}
+
+// rpcCall records a call of a generated RPC client's method (see rpcStub):
+// an effect unless its name reads as a read or an overwrite; an overwrite
+// (PutItem, DeleteObject) is idempotent, but work a lost message loses.
+func (a *pkgAnalysis) rpcCall(s *summary, ci ssa.CallInstruction, fn *types.Func, recv ssa.Value, args []ssa.Value) {
+	if a.cat.RemoteEffect(fn.Name()) {
+		a.addRemote(s, ci, shortFunc(fn)+" (remote call)", recv, arg(args, 1))
+	} else if a.cat.OverwriteName(fn.Name()) {
+		s.nwrites++
 	}
 }
 
