@@ -57,18 +57,14 @@ func (a *pkgAnalysis) bookkeepingModel(v ssa.Value) bool {
 // bookkeepingCall reports whether call runs a statement that writes only
 // bookkeeping tables; its failure loses nothing that matters.
 func (a *pkgAnalysis) bookkeepingCall(call *ssa.Call) bool {
-	recv, args := splitArgs(call.Common())
+	_, args := splitArgs(call.Common())
 	for _, r := range a.rulesOf(callee(call.Common())) {
 		if r.Role != knowledge.Effect {
 			continue
 		}
 		switch r.Mode {
-		case knowledge.SQLExec, knowledge.SQLQuery, knowledge.SQLStmt:
-			q := arg(args, r.arg)
-			if r.Mode == knowledge.SQLStmt {
-				q = a.stmtQuery(recv, 0)
-			}
-			texts, _, ok := a.texts(q, 0)
+		case knowledge.SQLExec, knowledge.SQLQuery, knowledge.SQLStmt, knowledge.SQLBuilt:
+			texts, _, ok := a.ruleTexts(call, r)
 			return ok && a.bookkeeping(mergeTexts(texts))
 		case knowledge.GormCreate:
 			return a.bookkeepingModel(arg(args, r.arg))

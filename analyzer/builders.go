@@ -8,12 +8,14 @@ import (
 )
 
 // builtQuery returns, for a call of a SQL builder's rendering method (the
-// catalog's QueryBuilders: huandu/go-sqlbuilder's Build, squirrel's ToSql),
-// a statement standing for what it renders: its kind, the table its verb
-// method was given ("_builder_" when not seen), the options and suffix the
-// chain gave as constants (IGNORE, ON CONFLICT … DO NOTHING, RETURNING id),
-// and, for an update, whether an accumulating method was called on the
-// builder.
+// catalog's QueryBuilders: huandu/go-sqlbuilder's Build, squirrel's ToSql,
+// PostgREST's Execute, which also runs it), a statement standing for what
+// it renders: its kind, the table its verb method (or its From) was given
+// ("_builder_" when not seen), the options and suffix the chain gave as
+// constants (IGNORE, ON CONFLICT … DO NOTHING, RETURNING id), whether a
+// verb made it an upsert, and, for an update, whether an accumulating
+// method was called on the builder. A builder with no statement of its own
+// (PostgREST's) whose chain shows no verb renders nothing known.
 func (a *pkgAnalysis) builtQuery(call *ssa.Call) (string, bool) {
 	fn := callee(call.Common())
 	recv, _ := splitArgs(call.Common())
@@ -25,7 +27,7 @@ func (a *pkgAnalysis) builtQuery(call *ssa.Call) (string, bool) {
 		return "", false
 	}
 	stmt, table := qb.Stmt, "_builder_"
-	accumulates := false
+	accumulates, upsert := false, false
 	var suffix, options []string
 	// The builder's chain (b := New().Update("t"); b.Set(…); b.Build()):
 	// the calls that made it and the calls made on it.
@@ -70,9 +72,18 @@ func (a *pkgAnalysis) builtQuery(call *ssa.Call) (string, bool) {
 		}
 		if start, ok := qb.Verbs[f.Name()]; ok {
 			stmt = start
-			if t, ok := constString(arg(args, 0)); ok && t != "" {
+			if t, ok := constString(arg(args, 0)); ok && t != "" && len(qb.From) == 0 {
 				table = t
 			}
+			if i, ok := qb.Upserts[f.Name()]; ok {
+				upsert = i < 0
+				if b, known := constBool(arg(args, i)); i >= 0 && known {
+					upsert = b
+				}
+			}
+		}
+		if t, ok := constString(arg(args, 0)); ok && t != "" && slices.Contains(qb.From, f.Name()) {
+			table = t
 		}
 		if rv == nil || a.cat.QueryBuilder(rv.Type()) != qb {
 			break
@@ -89,6 +100,10 @@ func (a *pkgAnalysis) builtQuery(call *ssa.Call) (string, bool) {
 		end = " " + strings.Join(suffix, " ")
 	}
 	switch {
+	case stmt == "":
+		return "", false
+	case stmt == "INSERT INTO" && upsert:
+		return "INSERT INTO " + table + " (_builder_) VALUES ($1) ON CONFLICT (_builder_) DO UPDATE SET _builder_ = EXCLUDED._builder_" + end, true
 	case stmt == "UPDATE" && accumulates:
 		return "UPDATE " + table + " SET _builder_ = _builder_ + 1" + end, true
 	case stmt == "UPDATE":

@@ -1037,14 +1037,8 @@ func (a *pkgAnalysis) effectRule(s *summary, ci ssa.CallInstruction, r bound, re
 		if r.Mode == knowledge.Insert {
 			o.insert, o.errVal = true, errResult(call) // a duplicate key error tells a repeat
 		}
-	case knowledge.SQLExec, knowledge.SQLQuery, knowledge.SQLStmt:
-		var q ssa.Value
-		if r.Mode == knowledge.SQLStmt {
-			q = a.stmtQuery(recv, 0)
-		} else {
-			q = arg(args, r.arg)
-		}
-		texts, param, ok := a.texts(q, 0)
+	case knowledge.SQLExec, knowledge.SQLQuery, knowledge.SQLStmt, knowledge.SQLBuilt:
+		texts, param, ok := a.ruleTexts(ci, r)
 		if !ok {
 			if r.Mode == knowledge.SQLQuery && param < 0 {
 				return // a query of unknown text: taken as a read
@@ -1107,7 +1101,7 @@ func (a *pkgAnalysis) effectRule(s *summary, ci ssa.CallInstruction, r bound, re
 	case knowledge.HTTPDo:
 		req := arg(args, r.arg)
 		method, known := a.httpMethod(req)
-		if known && method != "POST" && method != "PATCH" {
+		if known && method != "POST" {
 			return
 		}
 		keyed, keyParam := a.idempotencyKey(ci)

@@ -61,8 +61,10 @@
 // function's name is filled in at run time, SELECT %s($1): a library's own
 // function named from its configuration); the text a
 // SQL builder of the catalog renders (huandu/go-sqlbuilder's Build,
-// squirrel's ToSql) is read by the builder's kind (an update assigning is
-// idempotent, one calling Incr or Add is not, an insert is plain) and the
+// squirrel's ToSql; PostgREST's Execute, which runs it: supabase-go's
+// From(t).Insert(v, …).Execute()) is read by the builder's kind (an update
+// assigning is idempotent, one calling Incr or Add is not, an insert is
+// plain, PostgREST's Upsert or Insert(v, true, …) an upsert) and the
 // suffix and options its chain gives (ON CONFLICT … DO NOTHING, IGNORE: a
 // dedup insert). Also gorm creates (and bun inserts, read by their On(…) and
 // Ignore()) and accumulating updates (also an UPDATE, SQL or gorm, that
@@ -70,7 +72,7 @@
 // value — w.Balance += v, or a method of the row doing so — after a
 // lookup of that row: a read-modify-write adds again), go-redis (and go-zero redis) INCR*, HINCRBY, ZINCRBY, LPUSH,
 // RPUSH, APPEND …, MongoDB inserts and $inc/$push updates, HTTP POST
-// and PATCH without an Idempotency-Key header (except one made inside a
+// without an Idempotency-Key header (a PUT, PATCH or DELETE sets state) (except one made inside a
 // program function named as a read — GetBlock, FetchRates, not
 // GetOrCreate — which its callers take for a query sent as a POST:
 // JSON-RPC, GraphQL, a search API; or named as a computation — Embed,

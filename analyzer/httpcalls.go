@@ -59,7 +59,7 @@ func resolveMethod(o *occ, ci ssa.CallInstruction, args []ssa.Value) bool {
 	}
 	v := arg(args, p)
 	if m, ok := constString(v); ok {
-		if m = strings.ToUpper(m); m != "POST" && m != "PATCH" {
+		if m = strings.ToUpper(m); m != "POST" {
 			return false
 		}
 		o.desc += " " + m

@@ -10,7 +10,8 @@ var doc001 = CodeDoc{
 	Code:  IDEM001,
 	Title: "effect with no dedup check guarding it",
 	Text: `An effect in a handler with no dedup check guarding it. A redelivery
-performs it again. An HTTP POST made inside a function of the program named
+performs it again. An HTTP PUT, PATCH or DELETE sets state (a PATCH is
+read as a merge of the fields it names) and is no effect. An HTTP POST made inside a function of the program named
 as a read (GetBlock, FetchRates; not GetOrCreateUser or FetchAndLock) is a
 query sent as a POST (JSON-RPC, GraphQL, a search API) and no effect for
 the function's callers; so is one made inside a function named as a

@@ -35,6 +35,26 @@ func (a *pkgAnalysis) resolveParam(o *occ, v ssa.Value) bool {
 	return true
 }
 
+// ruleTexts returns the statement texts call runs under r, a catalogued
+// SQL rule: its text argument, a prepared statement's text, or what a
+// builder's chain builds; the caller's parameter the text comes from (-1
+// when none) and whether the texts are known.
+func (a *pkgAnalysis) ruleTexts(call ssa.CallInstruction, r bound) ([]string, int, bool) {
+	recv, args := splitArgs(call.Common())
+	switch r.Mode {
+	case knowledge.SQLStmt:
+		return a.texts(a.stmtQuery(recv, 0), 0)
+	case knowledge.SQLBuilt:
+		if c, ok := call.(*ssa.Call); ok {
+			if t, ok := a.builtQuery(c); ok {
+				return []string{t}, -1, true
+			}
+		}
+		return nil, -1, false
+	}
+	return a.texts(arg(args, r.arg), 0)
+}
+
 func mergeTexts(texts []string) sqlclass.Class {
 	var cls sqlclass.Class
 	for i, t := range texts {

@@ -218,7 +218,7 @@ func wantRegexps(t *testing.T, fset *token.FileSet, c *ast.Comment) []*regexp.Re
 // modular analyzer finds there (every `// want` of those packages).
 func TestWholeProgramSynthetic(t *testing.T) {
 	checkWhole(t, "a", "rabbit", "smsdk", "shop", "saramax", "orders", "js", "redisx", "kafkago", "wm", "ps", "sqsx", "asynqx", "franz", "confluent", "rocket", "svc/pg", "svc", "realistic", "orm", "sqlcx",
-		"nsqx", "pulsarx", "gocloudx", "riverx", "daprx", "microx", "azsbx", "sqsv1x", "redislist", "mailx", "notifyx", "entx", "entq", "bunx", "mqttx", "slackx", "popx", "statex", "stanx", "natscore", "bulkx", "grpcx", "archivex", "dpkafkax", "builderx", "lambdax", "clusterx", "bunconflict", "squirrelx", "gizmox", "rpcquery", "replacex", "inferx", "lockx", "republish", "gormv1x",
+		"nsqx", "pulsarx", "gocloudx", "riverx", "daprx", "microx", "azsbx", "sqsv1x", "redislist", "mailx", "notifyx", "entx", "entq", "bunx", "mqttx", "slackx", "popx", "statex", "stanx", "natscore", "bulkx", "grpcx", "archivex", "dpkafkax", "builderx", "lambdax", "clusterx", "bunconflict", "squirrelx", "gizmox", "rpcquery", "replacex", "inferx", "lockx", "republish", "gormv1x", "postgrestx",
 		// Handlers found by a registration call only (Register rules apply
 		// in this mode only).
 		"machineryx", "kqx", "microsubx", "cqrsx", "slacksubx", "rpcx", "dropx", "reporterx", "callbackx", "gocraftx", "handoffx", "mqttqos")

@@ -450,16 +450,16 @@ func (c *Catalog) EventShapes() []EventShape { return c.base.EventShapes }
 // builders.
 func (c *Catalog) GeneratedQueries() []GeneratedQuery { return c.base.GeneratedQueries }
 
-// QueryBuilder returns the SQL builder of type t (or a pointer to it), nil
-// for other types.
+// QueryBuilder returns the SQL builder of type t (or a pointer to it), or
+// of whose chain t is a type; nil for other types.
 func (c *Catalog) QueryBuilder(t types.Type) *QueryBuilder {
 	if p, ok := t.(*types.Pointer); ok {
 		t = p.Elem()
 	}
 	q := QualifiedType(t)
 	for i := range c.base.QueryBuilders {
-		if c.base.QueryBuilders[i].Type == q {
-			return &c.base.QueryBuilders[i]
+		if qb := &c.base.QueryBuilders[i]; qb.Type == q || slices.Contains(qb.Chain, q) {
+			return qb
 		}
 	}
 	return nil

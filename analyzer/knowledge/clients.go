@@ -163,7 +163,7 @@ var base = Base{
 		TableConst: "Table", CreateSpec: "entgo.io/ent/dialect/sql/sqlgraph.CreateSpec", SpecCtor: "NewCreateSpec", SpecTable: "Table",
 	}},
 	// SQL builders: huandu/go-sqlbuilder, Masterminds/squirrel.
-	QueryBuilders: []QueryBuilder{
+	QueryBuilders: append([]QueryBuilder{
 		{Type: "github.com/huandu/go-sqlbuilder.UpdateBuilder", Stmt: "UPDATE", Build: []string{"Build", "BuildWithFlavor"},
 			Verbs: map[string]string{"Update": "UPDATE"}, Accumulate: []string{"Incr", "Decr", "Add", "Sub", "Mul", "Div"}},
 		{Type: "github.com/huandu/go-sqlbuilder.InsertBuilder", Stmt: "INSERT INTO", Build: []string{"Build", "BuildWithFlavor"},
@@ -182,7 +182,7 @@ var base = Base{
 			Verbs: map[string]string{"Delete": "DELETE FROM", "From": "DELETE FROM"}},
 		{Type: "github.com/Masterminds/squirrel.SelectBuilder", Stmt: "SELECT * FROM", Build: []string{"ToSql"},
 			Verbs: map[string]string{"From": "SELECT * FROM"}},
-	},
+	}, postgrestBuilders()...),
 	// gRPC: a generated client's methods end in ...grpc.CallOption; AWS
 	// service clients' in ...request.Option (aws-sdk-go) or
 	// ...func(*Options) (aws-sdk-go-v2: StartJobRun, UpdateItem,
@@ -696,6 +696,35 @@ var redis = concat(
 )
 
 // sql returns an SQL effect rule.
+// PostgREST's Go clients (supabase-go's From hands out their QueryBuilder),
+// under the module's old path and the community's: From(t) names the
+// table, Insert, Upsert, Update, Delete or Select the statement, Execute
+// runs it. Insert(v, true, …) and Upsert are upserts (merge-duplicates).
+var postgrestPaths = []string{"github.com/supabase/postgrest-go", "github.com/supabase-community/postgrest-go"}
+
+func postgrestBuilders() []QueryBuilder {
+	var out []QueryBuilder
+	for _, p := range postgrestPaths {
+		out = append(out, QueryBuilder{Type: p + ".FilterBuilder", Chain: []string{p + ".QueryBuilder"},
+			Build: []string{"Execute", "ExecuteTo", "ExecuteString"}, From: []string{"From"},
+			Verbs:   map[string]string{"Insert": "INSERT INTO", "Upsert": "INSERT INTO", "Update": "UPDATE", "Delete": "DELETE FROM", "Select": "SELECT * FROM"},
+			Upserts: map[string]int{"Insert": 1, "Upsert": -1}})
+	}
+	return out
+}
+
+func postgrestRules() []Rule {
+	var out []Rule
+	for _, p := range postgrestPaths {
+		for _, t := range []string{"FilterBuilder", "QueryBuilder"} {
+			for _, m := range []string{"Execute", "ExecuteTo", "ExecuteString"} {
+				out = append(out, sql("("+p+"."+t+")."+m, SQLBuilt, ""))
+			}
+		}
+	}
+	return out
+}
+
 func sql(name string, m Mode, arg string) Rule {
 	return Rule{Name: name, Role: Effect, Mode: m, Kind: SQL, Arg: arg}
 }
@@ -876,6 +905,8 @@ var sqlRules = concat(
 		sql("(github.com/uptrace/bun.InsertQuery).Exec", GormCreate, ""),
 		sql("(github.com/uptrace/bun.InsertQuery).Scan", GormCreate, ""),
 	},
+	// --- PostgREST (supabase): the statement its builder's chain builds.
+	postgrestRules(),
 	// --- pop (gobuffalo): Create inserts; Update and Destroy set and remove.
 	effects(SQL, "github.com/gobuffalo/pop/v6.Connection", "Create", "ValidateAndCreate"),
 )

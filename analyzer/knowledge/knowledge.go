@@ -121,10 +121,11 @@ const (
 	SQLExec                    // SQL text in Arg: classified
 	SQLQuery                   // SQL text in Arg: an effect only when the text writes
 	SQLStmt                    // a prepared statement: text from its Prepare call
+	SQLBuilt                   // a builder's run method (PostgREST's Execute): the statement its receiver's chain builds (QueryBuilders), classified as SQLExec's text
 	GormCreate                 // an ORM create: an insert unless its clauses say otherwise (ORM)
 	GormUpdate                 // an ORM update: accumulating when an expression refers to its column
 	MongoUpdate                // update document in Arg: accumulating operators ($inc, $push …)
-	HTTPDo                     // request in Arg: POST/PATCH without an Idempotency-Key header
+	HTTPDo                     // request in Arg: a POST without an Idempotency-Key header
 	HTTPPost                   // a POST with no way to set a header
 	RedisCommand               // a Redis command named by the string in Arg (redigo's Do): classified by RedisCommands
 	RPCMethod                  // a remote call to the full method in Arg ("/pkg.Service/Method"): an effect unless its name reads like a read or an overwrite (ReadVerbs, OverwriteVerbs)
@@ -415,6 +416,9 @@ type QueryBuilder struct {
 	Accumulate []string          // methods that make an update accumulate: Incr, Add
 	Suffix     []string          // methods whose text (first argument) ends the statement: squirrel's Suffix("ON CONFLICT (id) DO NOTHING")
 	Options    []string          // methods whose texts follow the statement's verb: squirrel's Options("IGNORE")
+	Chain      []string          // the other types of the chain, whose methods lead to Type: PostgREST's QueryBuilder (From(t).Insert(v, …) → FilterBuilder)
+	From       []string          // methods whose first argument names the table when the verbs name none: PostgREST's From
+	Upserts    map[string]int    // verbs that write an upsert: the index of the bool argument that makes one (-1: always), PostgREST's Upsert and Insert(v, true, …)
 }
 
 // EventShape describes a program's struct that a platform decodes an

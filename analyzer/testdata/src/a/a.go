@@ -219,6 +219,19 @@ func getIsFine(ctx context.Context, ev Event) error {
 	return resp.Body.Close()
 }
 
+// patchIsFine sets the user's fields to the message's values: a PATCH that
+// replaces state, which a second delivery repeats to the same end.
+//
+//idem:handler
+func patchIsFine(ctx context.Context, ev Event) error {
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPatch, "https://api.example/users/"+ev.User, strings.NewReader(ev.Phone))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
 //idem:handler
 func postForm(ev Event) error {
 	_, err := http.PostForm("https://hooks.example", nil) // want `effect http.PostForm in handler postForm`
