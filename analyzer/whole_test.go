@@ -438,3 +438,9 @@ func TestAckHolder(t *testing.T) {
 func TestAutoAckHelper(t *testing.T) {
 	checkWhole(t, "autoackhelper")
 }
+
+// TestBookkeepingInterface runs the whole-program check over status rows
+// written through an interface whose implementations only keep books.
+func TestBookkeepingInterface(t *testing.T) {
+	checkWhole(t, "bookkeepingiface")
+}
