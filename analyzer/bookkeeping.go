@@ -19,13 +19,18 @@ import (
 // must redo. The catalog names such tables by pattern
 // (knowledge.BookkeepingTables); a team whose table of that name is
 // business state declares the function writing it under effects in its
-// rules file.
+// rules file. An UPDATE that sets only columns recording how its row's
+// thing is doing (health, last_check_at, updated_at:
+// knowledge.BookkeepingColumns) is bookkeeping too.
 
 // bookkeeping reports whether the statement cls writes only bookkeeping
-// tables.
+// tables, or only bookkeeping columns of one row set.
 func (a *pkgAnalysis) bookkeeping(cls sqlclass.Class) bool {
-	if !cls.Write || cls.Table == "" || !a.cat.BookkeepingTable(cls.Table) {
+	if !cls.Write || cls.Table == "" {
 		return false
+	}
+	if !a.cat.BookkeepingTable(cls.Table) {
+		return a.bookkeepingUpdate(cls)
 	}
 	for _, u := range cls.Updates {
 		if !a.cat.BookkeepingTable(u.Table) {
@@ -34,6 +39,21 @@ func (a *pkgAnalysis) bookkeeping(cls sqlclass.Class) bool {
 	}
 	for _, t := range cls.Deletes {
 		if !a.cat.BookkeepingTable(t) {
+			return false
+		}
+	}
+	return true
+}
+
+// bookkeepingUpdate reports whether cls is a single UPDATE that sets only
+// bookkeeping columns (health, last_check_at, updated_at): the row's
+// business state is left as it was.
+func (a *pkgAnalysis) bookkeepingUpdate(cls sqlclass.Class) bool {
+	if cls.Insert || len(cls.Sets) == 0 || len(cls.Updates) > 0 || len(cls.Deletes) > 0 || len(cls.Columns) > 0 {
+		return false
+	}
+	for _, c := range cls.Sets {
+		if !a.cat.BookkeepingColumn(c) {
 			return false
 		}
 	}

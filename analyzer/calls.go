@@ -378,7 +378,7 @@ func (a *pkgAnalysis) visitDynamic(s *summary, ci ssa.CallInstruction, fn *types
 // standard library and the catalog that takes a context, is an API
 // client's request: I/O whose failure is no poison message.
 func (a *pkgAnalysis) apiRequest(fn *types.Func) bool {
-	return fn.Pkg() != nil && !stdPath(fn.Pkg().Path()) && hasContextParam(fn) && !a.cat.Known(knowledge.NormPath(fn.Pkg().Path()))
+	return fn.Pkg() != nil && !stdPath(fn.Pkg().Path()) && hasContextParam(fn) && !a.clientPkg(fn)
 }
 
 // implName names the implementation of an interface method for messages.

@@ -344,7 +344,9 @@
 //     sees only the package's own;
 //   - the module's SQL schema: an insert that sets a natural unique key
 //     declared by the module's migrations is an effect (the standalone
-//     mode reads the .sql files and takes it for none);
+//     mode reads the .sql files and takes it for none), and its named
+//     queries (a field tagged query:"insert-otx" holding the statement a
+//     .sql file names so: goyesql) are statements of unknown text;
 //   - a handler handed through a func value to a loop that commits past
 //     its failures: the loop is reported, the handler is not.
 //

@@ -183,9 +183,10 @@ func (a *pkgAnalysis) failingCall(v ssa.Value, depth int) bool {
 		if a.bookkeepingCall(x) {
 			return false // an audit or status-log row not written
 		}
-		if x.Call.IsInvoke() && a.pkgs != nil && a.decodesAll(a.callees[x]) {
-			// An interface method whose every implementation in the whole
-			// program decodes or only writes bookkeeping rows.
+		if x.Call.IsInvoke() && a.pkgs != nil && !a.clientPkg(fn) && a.decodesAll(a.callees[x]) {
+			// An interface method of the program whose every
+			// implementation in the whole program decodes or only writes
+			// bookkeeping rows.
 			return false
 		}
 		rules := a.rulesOf(fn)
@@ -210,7 +211,7 @@ func (a *pkgAnalysis) failingCall(v ssa.Value, depth int) bool {
 		}
 		// Other calls into a client library (a message's Metadata, a
 		// reader's Config) fail harmlessly; its effects have rules.
-		if fn.Pkg() != nil && a.cat.Known(knowledge.NormPath(fn.Pkg().Path())) && len(rules) == 0 {
+		if a.clientPkg(fn) && len(rules) == 0 {
 			return false
 		}
 		// A function of a dependency that takes no context (and is no
@@ -241,6 +242,12 @@ func (a *pkgAnalysis) failingCall(v ssa.Value, depth int) bool {
 		return true
 	}
 	return false
+}
+
+// clientPkg reports whether fn belongs to a client library the catalog
+// knows.
+func (a *pkgAnalysis) clientPkg(fn *types.Func) bool {
+	return fn.Pkg() != nil && a.cat.Known(knowledge.NormPath(fn.Pkg().Path()))
 }
 
 // writes reports whether a call of a rule's role writes: an effect, a

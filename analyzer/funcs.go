@@ -90,9 +90,10 @@ type pkgAnalysis struct {
 	fields    map[string][]ssa.Value
 	stmts     map[string][]ssa.Value // prepared statements kept in fields (stmtFields)
 	fresh     map[*types.Func]string // freshFunc's answers
-	// schemas: the unique keys declared by each module's SQL files, by
-	// module root; moduleRoots: the module root of each directory (schema.go).
-	schemas     map[string]sqlclass.Schema
+	// modSQL: the unique keys and named queries declared by each
+	// module's SQL files, by module root; moduleRoots: the module root of
+	// each directory (schema.go).
+	modSQL      map[string]*moduleSQL
 	moduleRoots map[string]string
 }
 

@@ -113,7 +113,7 @@ func (a *pkgAnalysis) failureHandler(ci ssa.CallInstruction) bool {
 		// client's Notify) not named like logging.
 		fn := callee(cc)
 		return a.doesWork(f) || fn != nil && !a.local(f.Pkg) && fn.Type().(*types.Signature).Recv() != nil &&
-			!a.cat.Known(knowledge.NormPath(fn.Pkg().Path())) && !logName(fn.Name())
+			!a.clientPkg(fn) && !logName(fn.Name())
 	}
 	for _, f := range a.callees[ci] {
 		if a.doesWork(f) {

@@ -24,7 +24,10 @@ table is bookkeeping by its name (audit*, *_audit*, *_log, *_logs,
 *_status, *_statuses: an audit trail, a log of events or status changes;
 a gorm model AuditLog) is telemetry kept in a database, no effect, and its
 failure loses nothing (IDEM003); a plain insert into one whose unique
-violation tells a repeat is still a dedup check. Declare a business table
+violation tells a repeat is still a dedup check. So is an UPDATE setting
+only columns that record how the row's thing is doing (health,
+heartbeat*, last_check*, last_seen*, last_error*, updated_at,
+*_checked_at). Declare a business table
 of such a name by its writing function under effects in the rules file. An insert into rows the same function removed
 before it on every path is a replace, no effect: TRUNCATE bids then a
 CopyFrom into bids (a snapshot reloaded); DELETE FROM items WHERE

@@ -49,8 +49,24 @@ func (a *pkgAnalysis) naturalInsert(o *occ) bool {
 // directory at or above it with a go.mod), read once per module; nil
 // outside a module.
 func (a *pkgAnalysis) schemaOf(dir string) sqlclass.Schema {
-	if a.schemas == nil {
-		a.schemas = map[string]sqlclass.Schema{}
+	if m := a.moduleSQLOf(dir); m != nil {
+		return m.schema
+	}
+	return nil
+}
+
+// moduleSQL is what a module's .sql files declare: the unique keys of
+// its tables and its named queries (namedqueries.go).
+type moduleSQL struct {
+	schema sqlclass.Schema
+	named  map[string][]string
+}
+
+// moduleSQLOf returns the SQL of the module holding dir, read once per
+// module; nil outside a module.
+func (a *pkgAnalysis) moduleSQLOf(dir string) *moduleSQL {
+	if a.modSQL == nil {
+		a.modSQL = map[string]*moduleSQL{}
 		a.moduleRoots = map[string]string{}
 	}
 	root, ok := a.moduleRoots[dir]
@@ -61,12 +77,12 @@ func (a *pkgAnalysis) schemaOf(dir string) sqlclass.Schema {
 	if root == "" {
 		return nil
 	}
-	sc, ok := a.schemas[root]
+	m, ok := a.modSQL[root]
 	if !ok {
-		sc = readSchema(root)
-		a.schemas[root] = sc
+		m = readModuleSQL(root)
+		a.modSQL[root] = m
 	}
-	return sc
+	return m
 }
 
 // moduleRoot returns the nearest directory at or above dir holding a
@@ -84,13 +100,19 @@ func moduleRoot(dir string) string {
 	}
 }
 
-// readSchema reads the DDL of the .sql files under root, in lexical order
-// (numbered migrations in order). It follows no symbolic link, and skips
-// hidden directories, vendor, node_modules, testdata, nested modules and
-// down migrations (files named *.down.sql or *_down.sql, and what follows
-// a "-- +goose Down" or "-- migrate:down" mark).
-func readSchema(root string) sqlclass.Schema {
+// readSchema reads the DDL of the .sql files under root (see
+// readModuleSQL).
+func readSchema(root string) sqlclass.Schema { return readModuleSQL(root).schema }
+
+// readModuleSQL reads the DDL and the named queries of the .sql files
+// under root, in lexical order (numbered migrations in order). It follows
+// no symbolic link, and skips hidden directories, vendor, node_modules,
+// testdata, nested modules and down migrations (files named *.down.sql or
+// *_down.sql, and what follows a "-- +goose Down" or "-- migrate:down"
+// mark).
+func readModuleSQL(root string) *moduleSQL {
 	sc := sqlclass.Schema{}
+	named := map[string][]string{}
 	entries, total := 0, 0
 	_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		entries++
@@ -121,9 +143,12 @@ func readSchema(root string) sqlclass.Schema {
 		}
 		total += len(data)
 		sc.ReadDDL(upPart(string(data)))
+		for name, text := range namedQueries(string(data)) {
+			named[name] = append(named[name], text)
+		}
 		return nil
 	})
-	return sc
+	return &moduleSQL{schema: sc, named: named}
 }
 
 // upPart returns the text of a migration before its down section (goose's

@@ -225,6 +225,9 @@ func (a *pkgAnalysis) stmtQuery(v ssa.Value, depth int) ssa.Value {
 	// A statement kept in a struct field, prepared where the struct was
 	// built: the query the program prepared into that field.
 	if ld, ok := v.(*ssa.UnOp); ok && ld.Op == token.MUL {
+		if q := a.namedQuery(ld); q != nil {
+			return q // prepared from a named query (goyesqlx)
+		}
 		if fa, ok := ld.X.(*ssa.FieldAddr); ok {
 			if qs := a.stmtFields()[fieldKey(fa)]; len(qs) > 0 {
 				return qs[0]

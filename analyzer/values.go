@@ -394,6 +394,11 @@ func (a *pkgAnalysis) texts(v ssa.Value, depth int) (out []string, param int, ok
 			}
 			break
 		}
+		// A struct field holding a named query of the module's .sql
+		// files (goyesql's query:"name" tag).
+		if q := a.namedQuery(x); q != nil {
+			return a.texts(q, depth+1)
+		}
 		// A struct field holding a statement, set in a constructor.
 		if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL {
 			if vals := a.fieldInits()[fieldKey(fa)]; len(vals) > 0 && len(vals) <= 4 {

@@ -444,3 +444,10 @@ func TestAutoAckHelper(t *testing.T) {
 func TestBookkeepingInterface(t *testing.T) {
 	checkWhole(t, "bookkeepingiface")
 }
+
+// TestNamedQueries runs the whole-program check over statements kept in
+// the module's .sql files under names and loaded into tagged struct
+// fields (goyesql).
+func TestNamedQueries(t *testing.T) {
+	checkWhole(t, "namedqx")
+}

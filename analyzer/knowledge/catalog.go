@@ -647,6 +647,19 @@ func (c *Catalog) BookkeepingTable(table string) bool {
 	return false
 }
 
+// BookkeepingColumn reports whether a column records how its row's thing
+// is doing (health, a heartbeat, when it was last checked or touched) by
+// its name.
+func (c *Catalog) BookkeepingColumn(column string) bool {
+	col := strings.Trim(strings.ToLower(column), "`\"[]")
+	for _, p := range c.base.BookkeepingColumns {
+		if ok, _ := path.Match(p, col); ok {
+			return true
+		}
+	}
+	return false
+}
+
 // MongoOperators returns the update operators of document stores.
 func (c *Catalog) MongoOperators() MongoOps { return c.mongo }
 

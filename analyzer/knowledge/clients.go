@@ -140,6 +140,10 @@ var base = Base{
 	BookkeepingTables: []string{
 		"audit*", "*_audit*", "*_log", "*_logs", "*_status", "*_statuses",
 	},
+	BookkeepingColumns: []string{
+		"health", "health_*", "*_health", "heartbeat*", "*_heartbeat*", "last_check*", "last_health*",
+		"last_seen*", "last_error*", "updated_at", "*_checked_at",
+	},
 	// RabbitMQ's queue argument naming a dead-letter exchange.
 	DeadLetters: []string{"x-dead-letter-exchange"},
 	// database/sql's and pgx's statement methods, for interfaces of their

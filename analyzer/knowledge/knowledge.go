@@ -334,6 +334,12 @@ type Base struct {
 	// changes. A write to one is no business effect (as a log line is not)
 	// and its failure loses nothing a redelivery must redo.
 	BookkeepingTables []string
+	// BookkeepingColumns: patterns (path.Match, on the lowercased column)
+	// of columns that record how a row's thing is doing rather than what
+	// it is: health, a heartbeat, when it was last checked or touched. An
+	// UPDATE that sets only such columns (UPDATE connections SET health =
+	// $1, last_check_at = $2, updated_at = NOW()) is bookkeeping too.
+	BookkeepingColumns []string
 	// RedisCommands: Redis commands (upper case) that a client naming its
 	// command by a string (redigo) runs as an effect (a repeat changes the
 	// value again) or publishes with.

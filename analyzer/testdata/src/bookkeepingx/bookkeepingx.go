@@ -93,3 +93,22 @@ func onPayment(ctx context.Context, db *sql.DB, d amqp.Delivery) {
 	}
 	d.Ack(false)
 }
+
+// onCrawled writes the crawl's result by its key and then records the
+// connection's health, discarding that update's error: the health and
+// check time are bookkeeping columns, so nothing is lost. No diagnostic.
+func onCrawled(ctx context.Context, db *sql.DB, d amqp.Delivery) {
+	if _, err := db.ExecContext(ctx, `INSERT INTO tables (qualified_name, body) VALUES ($1, $2) ON CONFLICT (qualified_name) DO UPDATE SET body = EXCLUDED.body`, d.MessageId, d.Body); err != nil {
+		d.Nack(false, true)
+		return
+	}
+	_, _ = db.ExecContext(ctx, `UPDATE connections SET health = 'healthy', last_check_at = NOW(), updated_at = NOW() WHERE id = $1`, d.MessageId)
+	d.Ack(false)
+}
+
+// onRenamed discards the error of an update that sets the business state
+// (the name) along with updated_at: the rename is lost.
+func onRenamed(ctx context.Context, db *sql.DB, d amqp.Delivery) {
+	_, _ = db.ExecContext(ctx, `UPDATE connections SET name = $2, updated_at = NOW() WHERE id = $1`, d.MessageId, d.Body)
+	d.Ack(false) // want `ack amqp091.Delivery.Ack in handler onRenamed also runs when sql.DB.ExecContext fails`
+}

@@ -40,7 +40,7 @@ func (p *Store) markPaid(ctx context.Context, id string) error {
 }
 
 func (p *Store) touch(ctx context.Context, id string) error {
-	_, err := p.DB.ExecContext(ctx, "UPDATE orders SET updated_at = NOW() WHERE id = $1", id)
+	_, err := p.DB.ExecContext(ctx, "UPDATE orders SET reviewed_at = NOW() WHERE id = $1", id)
 	return err
 }
 

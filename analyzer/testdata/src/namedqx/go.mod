@@ -1,0 +1,3 @@
+module namedqx
+
+go 1.24
