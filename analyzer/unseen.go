@@ -159,7 +159,9 @@ func (a *pkgAnalysis) swallowedBy(c *ssa.Call) string {
 // return of what it returns on success (returnsAsOnSuccess), on a
 // path that does not settle the message (an ack, a nak, a dead-letter
 // publish, an exit). A handler, a function that acks or takes messages, is
-// judged on its own and swallows nothing here.
+// judged on its own and swallows nothing here; not one that takes the
+// message from a caller that acks it (handleMessage(ctx, msg) in a fetch
+// loop that commits after it), whose callers report what it does.
 func (a *pkgAnalysis) swallowed(f *ssa.Function) string {
 	f = built(f)
 	if f == nil || f.Blocks == nil || !a.local(f.Pkg) {
@@ -174,7 +176,7 @@ func (a *pkgAnalysis) swallowed(f *ssa.Function) string {
 	}
 	s.swallowState = 1
 	defer func() { s.swallowState = 2 }()
-	if s.root || len(s.acks) > 0 || len(s.drops) > 0 || len(s.autoAcks) > 0 || len(s.sources) > 0 {
+	if s.root && a.topRoot(s) || len(s.acks) > 0 || len(s.drops) > 0 || len(s.autoAcks) > 0 || len(s.sources) > 0 {
 		return ""
 	}
 	a.collectBenign(s)

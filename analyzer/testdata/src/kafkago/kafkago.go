@@ -5,6 +5,7 @@ package kafkago // want package:"idemfacts"
 import (
 	"context"
 	"database/sql"
+	"log"
 
 	"github.com/segmentio/kafka-go"
 
@@ -182,4 +183,28 @@ func pump(ctx context.Context, db *sql.DB, next func(context.Context) (kafka.Mes
 func handleOne(ctx context.Context, db *sql.DB, m *kafka.Message) { // want handleOne:`effects\(shop.AddPoints .*\)`
 	o, _ := shop.Decode(m.Value)
 	shop.AddPoints(ctx, db, o.User, o.Qty) // want `IDEM001`
+}
+
+// A fetch loop hands each message to a helper without results that logs a
+// failed step and returns, then commits: the helper reports success, and
+// the loop commits past the failure.
+func fetchAndHandle(ctx context.Context, r *kafka.Reader, db *sql.DB) {
+	for ctx.Err() == nil {
+		m, err := r.FetchMessage(ctx)
+		if err != nil {
+			continue
+		}
+		handleLogged(ctx, db, m) // want `IDEM001`
+		r.CommitMessages(ctx, m) // want `ack kafka.Reader.CommitMessages in handler fetchAndHandle also runs when shop.AddPoints \(inside kafkago.handleLogged, which reports success\) fails: its error is discarded and the message lost \(IDEM003\)`
+	}
+}
+
+func handleLogged(ctx context.Context, db *sql.DB, m kafka.Message) { // want handleLogged:`effects\(shop.AddPoints .*\)`
+	o, err := shop.Decode(m.Value)
+	if err != nil {
+		return
+	}
+	if err := shop.AddPoints(ctx, db, o.User, o.Qty); err != nil {
+		log.Printf("points: %v", err)
+	}
 }
