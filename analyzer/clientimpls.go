@@ -43,6 +43,28 @@ func (a *pkgAnalysis) clientTypes() []types.Type {
 	return out
 }
 
+// callRules returns the catalog's rules of ci's callee; for a call through
+// the program's own interface over a client (a KafkaConsumerService the
+// program fills with a *kafka.Consumer, for mocks), the client method's.
+func (a *pkgAnalysis) callRules(ci ssa.CallInstruction) []bound {
+	f := callee(ci.Common())
+	rules := a.rulesOf(f)
+	if len(rules) == 0 && ci.Common().IsInvoke() && a.clients != nil {
+		_, rules = a.clientImpl(f)
+	}
+	return rules
+}
+
+// callHas reports whether ci's callee (see callRules) has a rule of role r.
+func (a *pkgAnalysis) callHas(ci ssa.CallInstruction, r knowledge.Role) bool {
+	for _, b := range a.callRules(ci) {
+		if b.Role == r {
+			return true
+		}
+	}
+	return false
+}
+
 // clientImpl returns the catalogued method that implements interface
 // method m for one of the client types the program converts to an
 // interface, with its rules; nil when none has rules.

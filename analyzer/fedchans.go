@@ -5,7 +5,6 @@ import (
 	"go/types"
 	"slices"
 
-	"github.com/idemkit/idem/analyzer/knowledge"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -28,7 +27,7 @@ func (a *pkgAnalysis) fedChannels() map[any][]ssa.CallInstruction {
 	}
 	a.fed = map[any][]ssa.CallInstruction{}
 	for _, fn := range a.funcs {
-		calls := a.fetches(fn)
+		calls := a.fetchCalls(fn)
 		if len(calls) == 0 {
 			continue
 		}
@@ -42,17 +41,6 @@ func (a *pkgAnalysis) fedChannels() map[any][]ssa.CallInstruction {
 		}
 	}
 	return a.fed
-}
-
-// fetches returns fn's own calls of a client's fetch API.
-func (a *pkgAnalysis) fetches(fn *ssa.Function) []ssa.CallInstruction {
-	var out []ssa.CallInstruction
-	for ci := range callsIn(fn) {
-		if a.cat.Has(callee(ci.Common()), knowledge.Fetch) {
-			out = append(out, ci)
-		}
-	}
-	return out
 }
 
 // fedReceive reports whether instr receives from a channel a fetching

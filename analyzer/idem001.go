@@ -22,6 +22,7 @@ RefreshAccessToken, postToken; not SaveToken or SendToken: a login or an
 OAuth token request). A write whose every
 table is bookkeeping by its name (audit*, *_audit*, *_log, *_logs,
 *_status, *_statuses: an audit trail, a log of events or status changes;
+metrics, *_metrics, metric_*: metric samples;
 a gorm model AuditLog) is telemetry kept in a database, no effect, and its
 failure loses nothing (IDEM003); a plain insert into one whose unique
 violation tells a repeat is still a dedup check. So is an UPDATE setting

@@ -93,8 +93,8 @@ func checkProgram(pkgs []*packages.Package, c Config, candidates map[string]bool
 	}
 	a.callees, a.promoted = dynamicCallees(prog, a.funcs)
 	a.countUses()
+	a.clients = a.clientTypes() // before learnWrappers: a fetch through the program's interface over a client is one
 	a.learnWrappers()
-	a.clients = a.clientTypes()
 	phase("call graph")
 	var out []Finding
 	a.emit = func(f Finding) { out = append(out, f) }
@@ -657,13 +657,7 @@ func (a *pkgAnalysis) findHandlers() {
 	for _, fn := range a.funcs {
 		for ci := range callsIn(fn) {
 			f := callee(ci.Common())
-			rules := a.rulesOf(f)
-			if len(rules) == 0 && ci.Common().IsInvoke() && a.clients != nil {
-				// The program's own interface over a client (a
-				// consumer behind a KafkaConsumer interface, for
-				// mocks): the client's registration.
-				_, rules = a.clientImpl(f)
-			}
+			rules := a.callRules(ci) // through the program's own interface over a client too
 			_, args := splitArgs(ci.Common())
 			once := false // the call subscribes at most once (an MQTT QoS 0 subscription)
 			for _, r := range rules {
@@ -1028,7 +1022,7 @@ func (a *pkgAnalysis) receives(fn *ssa.Function) bool {
 					}
 				}
 			case ssa.CallInstruction:
-				if a.cat.Has(callee(in.Common()), knowledge.Fetch) {
+				if a.callHas(in, knowledge.Fetch) {
 					return true
 				}
 			}

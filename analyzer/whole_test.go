@@ -451,3 +451,10 @@ func TestBookkeepingInterface(t *testing.T) {
 func TestNamedQueries(t *testing.T) {
 	checkWhole(t, "namedqx")
 }
+
+// TestClientInterfaceFeed runs the whole-program check over a consumer
+// that reads through the program's own interface over a client and feeds
+// a channel its caller made to workers.
+func TestClientInterfaceFeed(t *testing.T) {
+	checkWhole(t, "clientfeed")
+}

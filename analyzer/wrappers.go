@@ -185,7 +185,7 @@ func (a *pkgAnalysis) fetchCalls(fn *ssa.Function) []ssa.CallInstruction {
 	var calls []ssa.CallInstruction
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
-			if ci, ok := instr.(ssa.CallInstruction); ok && a.cat.Has(callee(ci.Common()), knowledge.Fetch) {
+			if ci, ok := instr.(ssa.CallInstruction); ok && a.callHas(ci, knowledge.Fetch) {
 				calls = append(calls, ci)
 			}
 		}

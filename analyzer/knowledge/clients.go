@@ -138,7 +138,7 @@ var base = Base{
 
 	PublishTables: []string{"outbox", "queue"},
 	BookkeepingTables: []string{
-		"audit*", "*_audit*", "*_log", "*_logs", "*_status", "*_statuses",
+		"audit*", "*_audit*", "*_log", "*_logs", "*_status", "*_statuses", "metrics", "*_metrics", "metric_*",
 	},
 	BookkeepingColumns: []string{
 		"health", "health_*", "*_health", "heartbeat*", "*_heartbeat*", "last_check*", "last_health*",

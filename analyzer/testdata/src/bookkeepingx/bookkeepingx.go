@@ -112,3 +112,13 @@ func onRenamed(ctx context.Context, db *sql.DB, d amqp.Delivery) {
 	_, _ = db.ExecContext(ctx, `UPDATE connections SET name = $2, updated_at = NOW() WHERE id = $1`, d.MessageId, d.Body)
 	d.Ack(false) // want `ack amqp091.Delivery.Ack in handler onRenamed also runs when sql.DB.ExecContext fails`
 }
+
+// onPaid records a metric sample of the payment: telemetry kept in the
+// database. No diagnostic.
+func onPaid(ctx context.Context, db *sql.DB, d amqp.Delivery) {
+	if _, err := db.ExecContext(ctx, `INSERT INTO metrics (metric_name, value) VALUES ('payment_completed', 1)`); err != nil {
+		d.Nack(false, true)
+		return
+	}
+	d.Ack(false)
+}
