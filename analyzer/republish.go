@@ -97,3 +97,34 @@ func (s *summary) handedOnBefore(f *decision, b *ssa.BasicBlock) bool {
 	}
 	return false
 }
+
+// republishBlocks returns the blocks of fn that publish the message again
+// and test the publish's error (a dispatcher's retry: the body to the
+// queue again with a retry count, then an ack), read from fn alone.
+func (a *pkgAnalysis) republishBlocks(fn *ssa.Function) []*ssa.BasicBlock {
+	var out []*ssa.BasicBlock
+	for ci := range callsIn(fn) {
+		c, ok := ci.(*ssa.Call)
+		if !ok || discardsError(c) || !a.cat.Has(callee(c.Common()), knowledge.Publish) {
+			continue
+		}
+		recv, args := splitArgs(c.Common())
+		for _, v := range append([]ssa.Value{recv}, args...) {
+			if v != nil && a.carriesMessage(v) {
+				out = append(out, c.Block())
+				break
+			}
+		}
+	}
+	return out
+}
+
+// dominatedByAny reports whether one of bs dominates b.
+func dominatedByAny(bs []*ssa.BasicBlock, b *ssa.BasicBlock) bool {
+	for _, x := range bs {
+		if x.Dominates(b) {
+			return true
+		}
+	}
+	return false
+}

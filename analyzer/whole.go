@@ -844,9 +844,10 @@ func (a *pkgAnalysis) ackPolarity(fn *ssa.Function, ci ssa.CallInstruction) (res
 		return resultAck{}, false
 	}
 	var acks []*ssa.BasicBlock
+	republished := a.republishBlocks(fn)
 	for c := range callsIn(fn) {
-		if a.cat.Has(callee(c.Common()), knowledge.Ack) {
-			acks = append(acks, c.Block())
+		if a.cat.Has(callee(c.Common()), knowledge.Ack) && !dominatedByAny(republished, c.Block()) {
+			acks = append(acks, c.Block()) // not an ack after the message was published again (a retry)
 		}
 	}
 	if len(acks) == 0 {

@@ -458,3 +458,10 @@ func TestNamedQueries(t *testing.T) {
 func TestClientInterfaceFeed(t *testing.T) {
 	checkWhole(t, "clientfeed")
 }
+
+// TestRetryDispatch runs the whole-program check over a consumer helper
+// that acks on its handler's nil error and, on an error, publishes the
+// message again before acking it.
+func TestRetryDispatch(t *testing.T) {
+	checkWhole(t, "retrydispatch")
+}
