@@ -183,10 +183,11 @@ func (a *pkgAnalysis) failingCall(v ssa.Value, depth int) bool {
 		if a.bookkeepingCall(x) {
 			return false // an audit or status-log row not written
 		}
-		if x.Call.IsInvoke() && a.pkgs != nil && !a.clientPkg(fn) && a.decodesAll(a.callees[x]) {
+		if x.Call.IsInvoke() && a.pkgs != nil && !a.clientPkg(fn) && a.decodesAll(a.callees[x]) && !slices.ContainsFunc(a.callees[x], callsDynamic) {
 			// An interface method of the program whose every
 			// implementation in the whole program decodes or only writes
-			// bookkeeping rows.
+			// bookkeeping rows (not an adapter that calls a func value or
+			// another interface: a HandlerFunc's HandleMessage).
 			return false
 		}
 		rules := a.rulesOf(fn)
@@ -240,6 +241,17 @@ func (a *pkgAnalysis) failingCall(v ssa.Value, depth int) bool {
 			}
 		}
 		return true
+	}
+	return false
+}
+
+// callsDynamic reports whether f calls a func value or an interface
+// method, whose work its own summary does not show.
+func callsDynamic(f *ssa.Function) bool {
+	for ci := range callsIn(f) {
+		if ci.Common().StaticCallee() == nil {
+			return true
+		}
 	}
 	return false
 }
