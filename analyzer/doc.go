@@ -72,7 +72,7 @@
 // value — w.Balance += v, or a method of the row doing so — after a
 // lookup of that row: a read-modify-write adds again), go-redis (and go-zero redis) INCR*, HINCRBY, ZINCRBY, LPUSH,
 // RPUSH, APPEND …, MongoDB inserts and $inc/$push updates, HTTP POST
-// without an Idempotency-Key header (a PUT, PATCH or DELETE sets state) (except one made inside a
+// without an Idempotency-Key header — a PUT, PATCH or DELETE sets state — (except one made inside a
 // program function named as a read — GetBlock, FetchRates, not
 // GetOrCreate — which its callers take for a query sent as a POST:
 // JSON-RPC, GraphQL, a search API; or named as a computation — Embed,

@@ -28,18 +28,28 @@ import (
 // noteRepublish records the block of a call that publishes (here or in a
 // function of the program it calls) when its arguments carry the message.
 func (a *pkgAnalysis) noteRepublish(s *summary, ci ssa.CallInstruction, recv ssa.Value, args []ssa.Value) {
+	if !a.republishes(ci, recv, args) {
+		return
+	}
+	if s.republished == nil {
+		s.republished = map[*ssa.BasicBlock]bool{}
+	}
+	s.republished[ci.Block()] = true
+}
+
+// republishes reports whether ci, a publish, hands the message on: one of
+// its arguments carries the message and its error is read (a publish
+// whose failure nothing sees hands on nothing for sure).
+func (a *pkgAnalysis) republishes(ci ssa.CallInstruction, recv ssa.Value, args []ssa.Value) bool {
 	if c, ok := ci.(*ssa.Call); !ok || discardsError(c) {
-		return // a publish whose failure nothing sees hands on nothing for sure
+		return false
 	}
 	for _, v := range append([]ssa.Value{recv}, args...) {
 		if v != nil && a.carriesMessage(v) {
-			if s.republished == nil {
-				s.republished = map[*ssa.BasicBlock]bool{}
-			}
-			s.republished[ci.Block()] = true
-			return
+			return true
 		}
 	}
+	return false
 }
 
 // carriesMessage reports whether v is built from a message of a client
@@ -104,16 +114,11 @@ func (s *summary) handedOnBefore(f *decision, b *ssa.BasicBlock) bool {
 func (a *pkgAnalysis) republishBlocks(fn *ssa.Function) []*ssa.BasicBlock {
 	var out []*ssa.BasicBlock
 	for ci := range callsIn(fn) {
-		c, ok := ci.(*ssa.Call)
-		if !ok || discardsError(c) || !a.cat.Has(callee(c.Common()), knowledge.Publish) {
+		if !a.cat.Has(callee(ci.Common()), knowledge.Publish) {
 			continue
 		}
-		recv, args := splitArgs(c.Common())
-		for _, v := range append([]ssa.Value{recv}, args...) {
-			if v != nil && a.carriesMessage(v) {
-				out = append(out, c.Block())
-				break
-			}
+		if recv, args := splitArgs(ci.Common()); a.republishes(ci, recv, args) {
+			out = append(out, ci.Block())
 		}
 	}
 	return out

@@ -638,22 +638,20 @@ func (c *Catalog) BookkeepingTable(table string) bool {
 	if i := strings.LastIndex(t, "."); i >= 0 {
 		t = t[i+1:]
 	}
-	t = strings.Trim(t, "`\"[]")
-	for _, p := range c.base.BookkeepingTables {
-		if ok, _ := path.Match(p, t); ok {
-			return true
-		}
-	}
-	return false
+	return matchAny(c.base.BookkeepingTables, strings.Trim(t, "`\"[]"))
 }
 
 // BookkeepingColumn reports whether a column records how its row's thing
 // is doing (health, a heartbeat, when it was last checked or touched) by
 // its name.
 func (c *Catalog) BookkeepingColumn(column string) bool {
-	col := strings.Trim(strings.ToLower(column), "`\"[]")
-	for _, p := range c.base.BookkeepingColumns {
-		if ok, _ := path.Match(p, col); ok {
+	return matchAny(c.base.BookkeepingColumns, strings.Trim(strings.ToLower(column), "`\"[]"))
+}
+
+// matchAny reports whether name matches one of patterns (path.Match).
+func matchAny(patterns []string, name string) bool {
+	for _, p := range patterns {
+		if ok, _ := path.Match(p, name); ok {
 			return true
 		}
 	}
