@@ -183,11 +183,10 @@ func (a *pkgAnalysis) failingCall(v ssa.Value, depth int) bool {
 		if a.bookkeepingCall(x) {
 			return false // an audit or status-log row not written
 		}
-		if x.Call.IsInvoke() && a.pkgs != nil && !a.clientPkg(fn) && a.decodesAll(a.callees[x]) && !slices.ContainsFunc(a.callees[x], callsDynamic) {
+		if x.Call.IsInvoke() && a.pkgs != nil && !a.clientPkg(fn) && a.decodesAll(a.callees[x]) {
 			// An interface method of the program whose every
 			// implementation in the whole program decodes or only writes
-			// bookkeeping rows (not an adapter that calls a func value or
-			// another interface: a HandlerFunc's HandleMessage).
+			// bookkeeping rows.
 			return false
 		}
 		rules := a.rulesOf(fn)
@@ -309,10 +308,12 @@ func (a *pkgAnalysis) decodesAll(fs []*ssa.Function) bool {
 
 // decodes reports whether f is a function of this program that performs no
 // effect, writes nothing (not even idempotently), publishes nothing, checks
-// no key, acks nothing and tests no failure of its own calls: it decodes or
-// validates, and its failure is a poison message.
+// no key, acks nothing, tests no failure of its own calls and calls no func
+// value or interface method (whose work its summary does not show: a
+// HandlerFunc adapter's HandleMessage): it decodes or validates, and its
+// failure is a poison message.
 func (a *pkgAnalysis) decodes(f *ssa.Function) bool {
-	if f == nil || !a.local(f.Pkg) || f.Blocks == nil {
+	if f == nil || !a.local(f.Pkg) || f.Blocks == nil || callsDynamic(f) {
 		return false
 	}
 	cs := a.summary(f)
