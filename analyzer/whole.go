@@ -553,7 +553,10 @@ func unnamed(t *types.Tuple) *types.Tuple {
 type implIndex struct {
 	prog  *ssa.Program
 	types []*types.Named // the program's own concrete named types
-	cache map[*types.Func][]*ssa.Function
+	// generic: the program's own generic named types (NotifierAdapter[T]),
+	// whose methods implement interfaces only once instantiated.
+	generic []*types.Named
+	cache   map[*types.Func][]*ssa.Function
 }
 
 func newImplIndex(prog *ssa.Program, funcs []*ssa.Function) *implIndex {
@@ -570,8 +573,12 @@ func newImplIndex(prog *ssa.Program, funcs []*ssa.Function) *implIndex {
 			if !ok || tn.IsAlias() {
 				continue
 			}
-			if n, ok := tn.Type().(*types.Named); ok && n.TypeParams().Len() == 0 && !types.IsInterface(n) {
-				x.types = append(x.types, n)
+			if n, ok := tn.Type().(*types.Named); ok && !types.IsInterface(n) {
+				if n.TypeParams().Len() == 0 {
+					x.types = append(x.types, n)
+				} else {
+					x.generic = append(x.generic, n)
+				}
 			}
 		}
 	}
@@ -608,8 +615,50 @@ func (x *implIndex) of(m *types.Func) []*ssa.Function {
 				}
 			}
 		}
+		if len(out) == 0 && genericIface(sig.Recv().Type()) {
+			out = x.byShape(m)
+		}
 	}
 	x.cache[m] = out
+	return out
+}
+
+// genericIface reports whether t, an interface method's receiver, is a
+// generic interface: a type parameter's constraint (TService
+// Notifier[TRequest]) or an instance of a generic interface
+// (Notifier[any]). The builder does not build instantiated bodies, so the
+// values behind such a call are the generic bodies of the program's types,
+// whose signatures name type parameters where the interface names others
+// or concrete types.
+func genericIface(t types.Type) bool {
+	if mentionsTypeParam(t, 0) {
+		return true
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.TypeArgs().Len() > 0
+}
+
+// byShape returns the methods the program declares (on its concrete and
+// its generic types) with m's name and m's number of parameters and
+// results: the implementations of a generic interface's method, matched by
+// name and arity since their types differ only by type arguments.
+func (x *implIndex) byShape(m *types.Func) []*ssa.Function {
+	sig := m.Type().(*types.Signature)
+	var out []*ssa.Function
+	for _, ns := range [][]*types.Named{x.types, x.generic} {
+		for _, n := range ns {
+			for i := 0; i < n.NumMethods(); i++ {
+				dm := n.Method(i)
+				ds := dm.Type().(*types.Signature)
+				if dm.Name() != m.Name() || ds.Params().Len() != sig.Params().Len() || ds.Results().Len() != sig.Results().Len() {
+					continue
+				}
+				if f := x.prog.FuncValue(dm); f != nil && built(f).Blocks != nil {
+					out = append(out, f)
+				}
+			}
+		}
+	}
 	return out
 }
 
