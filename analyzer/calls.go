@@ -42,7 +42,7 @@ func (a *pkgAnalysis) visitCall(s *summary, ci ssa.CallInstruction) {
 		handled = true
 	}
 	if !handled && fn != nil && a.apiRequest(fn) {
-		if f := cc.StaticCallee(); cc.IsInvoke() && len(a.callees[ci]) == 0 || f != nil && !a.local(f.Pkg) {
+		if f := cc.StaticCallee(); cc.IsInvoke() && len(a.callees[ci]) == 0 && !a.describedIface(fn) || f != nil && !a.local(f.Pkg) {
 			s.callsOut = true
 			if a.cat.OverwriteName(fn.Name()) {
 				s.nwrites++ // an SDK's Delete, PutObject: idempotent, but work a lost message loses
@@ -372,6 +372,19 @@ func (a *pkgAnalysis) visitDynamic(s *summary, ci ssa.CallInstruction, fn *types
 		found = true
 	}
 	return found
+}
+
+// describedIface reports whether fn, a method of the program's interface
+// that no type of the program implements, is described all the same: by
+// the client the program converts to the interface (a *pgxpool.Pool behind
+// sqlc's DBTX), or by its SQL shape (Exec, Query, QueryRow of a statement).
+// Its calls are what those rules say (visitInvoke), no API request.
+func (a *pkgAnalysis) describedIface(fn *types.Func) bool {
+	if _, ok := sqlShaped(a.cat, fn); ok {
+		return true
+	}
+	impl, _ := a.clientImpl(fn)
+	return impl != nil
 }
 
 // apiRequest reports whether fn, a function of a dependency outside the
@@ -1101,8 +1114,8 @@ func (a *pkgAnalysis) effectRule(s *summary, ci ssa.CallInstruction, r bound, re
 	case knowledge.HTTPDo:
 		req := arg(args, r.arg)
 		method, known := a.httpMethod(req)
-		if known && method != "POST" {
-			return
+		if known && method != "POST" || a.computeRequest(req) {
+			return // PUT, DELETE … set state; a model inference request computes
 		}
 		keyed, keyParam := a.idempotencyKey(ci)
 		if keyed {

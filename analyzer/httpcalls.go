@@ -3,6 +3,7 @@ package analyzer
 import (
 	"go/token"
 	"net/textproto"
+	"slices"
 	"strings"
 
 	"github.com/idemkit/idem/analyzer/knowledge"
@@ -131,6 +132,40 @@ func (a *pkgAnalysis) httpMethod(req ssa.Value) (string, bool) {
 	_, args := splitArgs(call.Common())
 	m, ok := constString(arg(args, r.arg))
 	return strings.ToUpper(m), ok
+}
+
+// computeRequest reports whether req, a request built by a request
+// constructor of the catalog, goes to a model inference endpoint (see
+// knowledge.Catalog.ComputeURL): a constant part of its URL ends in one. A
+// request made on either branch must on both.
+func (a *pkgAnalysis) computeRequest(req ssa.Value) bool {
+	v := peel(req)
+	if phi, ok := v.(*ssa.Phi); ok {
+		n := 0
+		for _, e := range phi.Edges {
+			if isNilConst(e) {
+				continue
+			}
+			if _, ok := peel(e).(*ssa.Phi); ok || !a.computeRequest(e) {
+				return false
+			}
+			n++
+		}
+		return n > 0
+	}
+	if ex, ok := v.(*ssa.Extract); ok {
+		v = ex.Tuple
+	}
+	call, ok := v.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	r, ok := a.find(callee(call.Common()), knowledge.NewRequest)
+	if !ok {
+		return false
+	}
+	_, args := splitArgs(call.Common())
+	return slices.ContainsFunc(reachedStrings(arg(args, r.arg+1)), a.cat.ComputeURL) // the URL follows the method
 }
 
 // idempotencyKey reports whether the request sent at ci carries an

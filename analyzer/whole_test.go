@@ -465,3 +465,10 @@ func TestClientInterfaceFeed(t *testing.T) {
 func TestRetryDispatch(t *testing.T) {
 	checkWhole(t, "retrydispatch")
 }
+
+// TestSQLCRead runs the whole-program check over sqlc's DBTX filled with a
+// pool in the program: a read whose error is discarded degrades, a write
+// whose error is discarded loses work.
+func TestSQLCRead(t *testing.T) {
+	checkWhole(t, "sqlcread")
+}

@@ -556,6 +556,21 @@ func (c *Catalog) ReadName(name string) bool {
 	return (HasVerb(name, c.base.ReadVerbs) || HasVerb(name, c.base.ComputeVerbs)) && !joinsVerb(name)
 }
 
+// ComputeURL reports whether u, a URL or a constant part of one (a base
+// URL is often joined on), ends in one of ComputeEndpoints, before any
+// query: a model inference request.
+func (c *Catalog) ComputeURL(u string) bool {
+	if i := strings.IndexByte(u, '?'); i >= 0 {
+		u = u[:i]
+	}
+	for _, e := range c.base.ComputeEndpoints {
+		if strings.HasSuffix(u, e) {
+			return true
+		}
+	}
+	return false
+}
+
 // CredentialName reports whether a function's name says it obtains a
 // credential: it logs in (Login, SignIn, Authenticate: CredentialVerbs) or
 // gets a token (RefreshAccessToken, AccessTokenFor, postToken: a

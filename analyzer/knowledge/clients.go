@@ -207,6 +207,8 @@ var base = Base{
 	ComputeVerbs: []string{"Embed", "Translate", "Caption", "Classify", "Summarize", "Summarise", "Transcribe",
 		"Extract", "Predict", "Infer", "Parse", "Tokenize", "Detect", "Recognize", "Moderate", "Rerank",
 		"Analyze", "Analyse", "Render"},
+	ComputeEndpoints: []string{"/embeddings", "/chat/completions", "/completions", ":generateContent", ":streamGenerateContent",
+		":embedContent", ":batchEmbedContents", "/api/embeddings", "/api/embed", "/api/generate", "/api/chat", "/moderations", "/rerank"},
 	CredentialVerbs: []string{"login", "logon", "signin", "authenticate", "reauthenticate", "relogin"},
 	CredentialWords: []string{"Token"},
 	CredentialWriteVerbs: []string{"send", "revoke", "delete", "remove", "save", "store", "register", "create",

@@ -392,6 +392,11 @@ type Base struct {
 	// TranslateText, ClassifyTicket): read as ReadVerbs are, so an HTTP POST
 	// they make is a query, not an effect.
 	ComputeVerbs []string
+	// ComputeEndpoints: ends of URL paths of model inference APIs that
+	// only compute from what they are sent (OpenAI's /v1/embeddings and
+	// /v1/chat/completions, Gemini's :generateContent, Ollama's
+	// /api/generate): an HTTP POST to one is a query, not an effect.
+	ComputeEndpoints []string
 	// CredentialVerbs: first words of functions that log in
 	// (Login, SignIn, Authenticate); CredentialWords: words of the names of
 	// functions that get a credential (RefreshAccessToken, postToken,

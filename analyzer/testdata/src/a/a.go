@@ -232,6 +232,19 @@ func patchIsFine(ctx context.Context, ev Event) error {
 	return resp.Body.Close()
 }
 
+// embedIsFine asks a model for an embedding of the message: a POST to an
+// inference endpoint computes and changes nothing.
+//
+//idem:handler
+func embedIsFine(ctx context.Context, ev Event) error {
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, "https://api.openai.com/v1/embeddings", strings.NewReader(ev.Phone))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
 //idem:handler
 func postForm(ev Event) error {
 	_, err := http.PostForm("https://hooks.example", nil) // want `effect http.PostForm in handler postForm`
