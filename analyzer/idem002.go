@@ -20,7 +20,9 @@ send in the handler or in a function it calls (a provider's Submit that
 queues for its worker loop), unless that function waits for a reply; an ack
 deferred before the hand-off runs after it. Paths stop at the
 loop's next message, so an ack in one iteration does not precede the next
-iteration's effect.
+iteration's effect, and at the failure of the ack itself (if err :=
+cl.CommitRecords(ctx, r); err != nil { continue }): a loop that goes round
+to the work again after a failed commit has acked nothing.
 `,
 	Bad: `d.Ack(false)
 _, err := db.ExecContext(ctx, ` + "`" + `UPDATE users SET points = points + $1 WHERE id = $2` + "`" + `, n, user)
@@ -42,7 +44,11 @@ func (a *pkgAnalysis) checkAckOrder(s *summary, name string) {
 		var eff *occ
 		var handoff ssa.Instruction
 		var work string
+		failed := ackFailedSide(ack)
 		s.forwardUntil(ack, s.ackStops(ack), func(in ssa.Instruction) int {
+			if in.Block() == failed {
+				return 1 // the ack failed: the message is not acked (a loop that retries the work)
+			}
 			if eff = s.workAt(in); eff != nil {
 				return 2
 			}
@@ -112,6 +118,41 @@ func (a *pkgAnalysis) checkAckOrder(s *summary, name string) {
 			}
 		}
 	}
+}
+
+// ackFailedSide returns the block a test of ack's own error leads to when
+// the ack failed (if err := cl.CommitRecords(…); err != nil {…}): there
+// the message is not acked, and work reached from it (the loop going round
+// to the handler again) does not come after an ack. nil when the ack's
+// block ends in no such test.
+func ackFailedSide(ack ssa.Instruction) *ssa.BasicBlock {
+	c, ok := ack.(*ssa.Call)
+	if !ok {
+		return nil
+	}
+	b := c.Block()
+	in, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+	if !ok {
+		return nil
+	}
+	bin, ok := in.Cond.(*ssa.BinOp)
+	if !ok || bin.Op != token.NEQ && bin.Op != token.EQL {
+		return nil
+	}
+	x, y := bin.X, bin.Y
+	if isNilConst(x) {
+		x, y = y, x
+	}
+	if e, ok := x.(*ssa.Extract); ok {
+		x = e.Tuple
+	}
+	if x != c || !isNilConst(y) {
+		return nil
+	}
+	if bin.Op == token.NEQ {
+		return b.Succs[0]
+	}
+	return b.Succs[1]
 }
 
 // deferredAck reports whether an ack deferred before instr (its block

@@ -50,7 +50,8 @@ through a func value, where it returns the failure the loop goes past,
 and at the loop only when a function it calls there is no such handler);
 so does a handler of one such message that returns nothing (its caller
 cannot stop) and returns after a failure without committing. A return in
-the shutdown case of a select (case <-ctx.Done()) loses nothing: the
+the shutdown case of a select (case <-ctx.Done()), or on a test of the
+context's error (if ctx.Err() != nil { return }), loses nothing: the
 consumer stops, and the next one is given the message again. Nor does a
 sweep over rows taken in a state (WHERE status IN ('created', 'pending'))
 that logs a row's failure and goes on, when the step failed before the

@@ -9,9 +9,12 @@ import (
 )
 
 // shutdownCase reports whether b is the case of a select that receives
-// from a context's Done channel (case <-ctx.Done(): return): the consumer
-// is stopping, and what it has not acked is redelivered to the next one.
-// Leaving a failed message there loses nothing; taking the next one would.
+// from a context's Done channel (case <-ctx.Done(): return), or the side
+// of a test of the context's error (if ctx.Err() != nil { return }): the
+// consumer is stopping, and what it has not acked is redelivered to the
+// next one. Leaving a failed message there loses nothing; taking the next
+// one would — and a loop that tests its context before each message takes
+// none.
 func shutdownCase(b *ssa.BasicBlock) bool {
 	if len(b.Preds) != 1 {
 		return false
@@ -22,6 +25,9 @@ func shutdownCase(b *ssa.BasicBlock) bool {
 		return false
 	}
 	bin, ok := in.Cond.(*ssa.BinOp)
+	if ok && bin.Op == token.NEQ && isNilConst(bin.Y) {
+		return contextErr(bin.X)
+	}
 	if !ok || bin.Op != token.EQL {
 		return false
 	}
@@ -51,4 +57,14 @@ func contextDone(ch ssa.Value) bool {
 		return false
 	}
 	return c.Common().Method.Name() == "Done" && isContext(c.Common().Value.Type())
+}
+
+// contextErr reports whether v is the result of Err called on a
+// context.Context.
+func contextErr(v ssa.Value) bool {
+	c, ok := v.(*ssa.Call)
+	if !ok || !c.Common().IsInvoke() {
+		return false
+	}
+	return c.Common().Method.Name() == "Err" && isContext(c.Common().Value.Type())
 }
