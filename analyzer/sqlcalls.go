@@ -162,6 +162,15 @@ func (a *pkgAnalysis) rowsValues(s *summary, c *check, call *ssa.Call, _ vkind, 
 		if !rows {
 			continue
 		}
+		if c.kind == ckLookup {
+			// A row scanned by a helper of the program (scanOrder(row)).
+			for _, row := range a.scannedRows(res) {
+				if !containsValue(c.bases, row) {
+					c.bases = append(c.bases, row)
+				}
+				s.stateValues(c, row, 0)
+			}
+		}
 		for _, sc := range a.roleCalls(res, knowledge.Scan) {
 			set(errResult(sc), &dval{chk: c, kind: vErr, t: pos, s: zero, sentinel: knowledge.NoRows})
 			if c.kind == ckLookup {

@@ -472,3 +472,9 @@ func TestRetryDispatch(t *testing.T) {
 func TestSQLCRead(t *testing.T) {
 	checkWhole(t, "sqlcread")
 }
+
+// TestStateInTx runs the whole-program check over a status guard read FOR
+// UPDATE in a transaction a repository finds in the context.
+func TestStateInTx(t *testing.T) {
+	checkWhole(t, "statetx")
+}
