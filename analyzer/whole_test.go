@@ -478,3 +478,9 @@ func TestSQLCRead(t *testing.T) {
 func TestStateInTx(t *testing.T) {
 	checkWhole(t, "statetx")
 }
+
+// TestSQSCopyWrapper runs the whole-program check over an SQS wrapper that
+// copies each message's fields into the service's own struct.
+func TestSQSCopyWrapper(t *testing.T) {
+	checkWhole(t, "sqscopyx")
+}

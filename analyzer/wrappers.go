@@ -195,11 +195,17 @@ func (a *pkgAnalysis) fetchCalls(fn *ssa.Function) []ssa.CallInstruction {
 
 // returnedCopies returns the fetch calls of fn and the type of its first
 // result that is not an error, when that result is a struct of the program
-// that fn fills with fields of the fetched message (a wrapper's own
-// Message{Key: msg.Key, Value: msg.Value, Offset: msg.Offset}).
+// (or a slice of them) that fn fills with fields of the fetched message (a
+// wrapper's own Message{Key: msg.Key, Value: msg.Value, Offset:
+// msg.Offset}, SQS's ReceivedMessage{Body: aws.ToString(m.Body)} for each
+// m of out.Messages).
 func (a *pkgAnalysis) returnedCopies(fn *ssa.Function) ([]ssa.CallInstruction, types.Type) {
 	t := valueResult(fn)
-	own := a.ownStruct(t)
+	et := t
+	if sl, ok := types.Unalias(derefType(t)).(*types.Slice); ok {
+		et = sl.Elem() // a batch of copies
+	}
+	own := a.ownStruct(et)
 	if own == nil {
 		return nil, nil
 	}
@@ -207,7 +213,7 @@ func (a *pkgAnalysis) returnedCopies(fn *ssa.Function) ([]ssa.CallInstruction, t
 	fetched := map[ssa.Value]bool{}
 	for _, ci := range a.fetchCalls(fn) {
 		call, ok := ci.(*ssa.Call)
-		if !ok || a.cat.Message(firstResult(call.Type())) == nil {
+		if !ok || a.cat.Message(firstResult(call.Type())) == nil && a.heldMessage(firstResult(call.Type())) == nil {
 			continue
 		}
 		calls = append(calls, ci)
@@ -240,8 +246,73 @@ func (a *pkgAnalysis) returnedCopies(fn *ssa.Function) ([]ssa.CallInstruction, t
 				return calls, t
 			}
 		}
+		if copiedFrom(st.Val, fetched, 0) {
+			return calls, t
+		}
 	}
 	return nil, nil
+}
+
+// heldMessage returns the catalog's message a fetch's result holds in a
+// slice field (SQS's ReceiveMessageOutput.Messages); nil when it holds
+// none.
+func (a *pkgAnalysis) heldMessage(t types.Type) *knowledge.Message {
+	if t == nil {
+		return nil
+	}
+	st, ok := derefType(t).Underlying().(*types.Struct)
+	if !ok {
+		return nil
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		if sl, ok := st.Field(i).Type().Underlying().(*types.Slice); ok {
+			if m := a.cat.Message(sl.Elem()); m != nil {
+				return m
+			}
+		}
+	}
+	return nil
+}
+
+// copiedFrom reports whether v is a field of a fetched message, read
+// through the result that holds it (out.Messages[i].Body) and through a
+// call that converts it (aws.ToString(m.Body), string(m.Value)).
+func copiedFrom(v ssa.Value, fetched map[ssa.Value]bool, depth int) bool {
+	if v == nil || depth > 8 {
+		return false
+	}
+	if fetched[v] {
+		return depth > 0 // a field of it, not the fetched value itself
+	}
+	switch x := v.(type) {
+	case *ssa.Field:
+		return copiedFrom(x.X, fetched, depth+1)
+	case *ssa.FieldAddr:
+		return copiedFrom(x.X, fetched, depth+1)
+	case *ssa.IndexAddr:
+		return copiedFrom(x.X, fetched, depth+1)
+	case *ssa.Index:
+		return copiedFrom(x.X, fetched, depth+1)
+	case *ssa.UnOp:
+		return x.Op == token.MUL && copiedFrom(x.X, fetched, depth+1)
+	case *ssa.Convert:
+		return copiedFrom(x.X, fetched, depth+1)
+	case *ssa.ChangeType:
+		return copiedFrom(x.X, fetched, depth+1)
+	case *ssa.Call:
+		if x.Call.IsInvoke() || len(x.Call.Args) != 1 {
+			return false
+		}
+		return copiedFrom(x.Call.Args[0], fetched, depth+1)
+	case *ssa.Alloc:
+		// A range variable: a local the loop stores each element into.
+		for _, r := range *x.Referrers() {
+			if st, ok := r.(*ssa.Store); ok && st.Addr == x && copiedFrom(st.Val, fetched, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // ownStruct returns t (or what it points to) when it is a named struct
@@ -370,7 +441,11 @@ func (a *pkgAnalysis) wrapperMessage(t types.Type, calls []ssa.CallInstruction) 
 	m := &knowledge.Message{Type: name, Client: "wrapper", Learned: true}
 	for _, ci := range calls {
 		if c, ok := ci.(*ssa.Call); ok && firstResult(c.Type()) != nil {
-			if cm := a.cat.Message(firstResult(c.Type())); cm != nil {
+			cm := a.cat.Message(firstResult(c.Type()))
+			if cm == nil {
+				cm = a.heldMessage(firstResult(c.Type()))
+			}
+			if cm != nil {
 				m.Client, m.Offsets = cm.Client, cm.Offsets
 				break
 			}
