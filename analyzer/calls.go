@@ -184,6 +184,22 @@ func (a *pkgAnalysis) addPublish(s *summary, ci ssa.CallInstruction, desc string
 	}
 }
 
+// mongoAccumulates reports whether an update document built from strs
+// (the strings it reaches) adds to what is stored ($inc, $push …), or
+// names no operator idemlint knows; only $set-like operators replace.
+func mongoAccumulates(strs []string) bool {
+	acc, set := false, false
+	for _, str := range strs {
+		switch str {
+		case "$inc", "$push", "$mul", "$pushAll", "$bit", "$currentDate":
+			acc = true
+		case "$set", "$unset", "$addToSet", "$pull", "$pullAll", "$max", "$min", "$setOnInsert", "$rename":
+			set = true
+		}
+	}
+	return acc || !set
+}
+
 // addVia records an effect that happens inside a function called (or a
 // closure created) at ci.
 func (a *pkgAnalysis) addVia(s *summary, ci ssa.CallInstruction, via string, inner *occ, args []ssa.Value) {
@@ -1099,16 +1115,16 @@ func (a *pkgAnalysis) effectRule(s *summary, ci ssa.CallInstruction, r bound, re
 			a.sqlStatement(s, ci, r, recv, cls, describeCall(cc), arg(args, len(args)-1), call, false, "")
 		}
 	case knowledge.MongoUpdate:
-		acc, set := false, false
-		for _, str := range reachedStrings(arg(args, r.arg)) {
-			switch str {
-			case "$inc", "$push", "$mul", "$pushAll", "$bit", "$currentDate":
-				acc = true
-			case "$set", "$unset", "$addToSet", "$pull", "$pullAll", "$max", "$min", "$setOnInsert", "$rename":
-				set = true
-			}
+		doc := arg(args, r.arg)
+		strs := reachedStrings(doc)
+		if p, ok := peel(doc).(*ssa.Parameter); ok && len(strs) == 0 {
+			// A wrapper's update document (mongodb.Save(ctx, c, filter,
+			// update)): its callers' arguments decide (resolveParam).
+			o := a.addEffect(s, ci, describeCall(cc), knowledge.Mongo, recv)
+			o.innerFact.QueryParam = paramIndex(s.fn, p)
+			return
 		}
-		if acc || !set {
+		if mongoAccumulates(strs) {
 			a.addEffect(s, ci, describeCall(cc), knowledge.Mongo, recv)
 		}
 	case knowledge.HTTPDo:

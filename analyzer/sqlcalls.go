@@ -13,9 +13,20 @@ import (
 // prepared statement's), what it is (sqlclass), and the values that tell
 // a dedup insert's or a lookup's outcome (rows affected, RETURNING, Scan).
 
-// resolveParam classifies the SQL text a caller passes for a helper's query
-// parameter; false when it is not an effect.
+// resolveParam classifies the SQL text (or the MongoDB update document) a
+// caller passes for a helper's query parameter; false when it is not an
+// effect.
 func (a *pkgAnalysis) resolveParam(o *occ, v ssa.Value) bool {
+	if o.kind == knowledge.Mongo {
+		// A MongoDB update document passed down (see MongoUpdate).
+		strs := reachedStrings(v)
+		if p, ok := peel(v).(*ssa.Parameter); ok && len(strs) == 0 {
+			o.innerFact.QueryParam = paramIndex(p.Parent(), p)
+			return true
+		}
+		o.innerFact.QueryParam = -1
+		return mongoAccumulates(strs)
+	}
 	texts, param, ok := a.texts(v, 0)
 	if !ok {
 		if param < 0 && o.innerFact.QueryRead {
