@@ -184,10 +184,17 @@ func (a *pkgAnalysis) addPublish(s *summary, ci ssa.CallInstruction, desc string
 	}
 }
 
-// mongoAccumulates reports whether an update document built from strs
-// (the strings it reaches) adds to what is stored ($inc, $push …), or
-// names no operator idemlint knows; only $set-like operators replace.
-func mongoAccumulates(strs []string) bool {
+// mongoUpdate decides a MongoDB update document: an effect when it adds
+// to what is stored ($inc, $push …) or names no operator idemlint knows,
+// none when only $set-like operators replace. A document that is a
+// parameter of its function and reaches no string (a wrapper's
+// mongodb.Save(ctx, c, filter, update)) is left to the callers: param is
+// its index, -1 otherwise.
+func mongoUpdate(doc ssa.Value) (param int, effect bool) {
+	strs := reachedStrings(doc)
+	if p, ok := peel(doc).(*ssa.Parameter); ok && len(strs) == 0 {
+		return paramIndex(p.Parent(), p), true
+	}
 	acc, set := false, false
 	for _, str := range strs {
 		switch str {
@@ -197,7 +204,7 @@ func mongoAccumulates(strs []string) bool {
 			set = true
 		}
 	}
-	return acc || !set
+	return -1, acc || !set
 }
 
 // addVia records an effect that happens inside a function called (or a
@@ -1115,17 +1122,9 @@ func (a *pkgAnalysis) effectRule(s *summary, ci ssa.CallInstruction, r bound, re
 			a.sqlStatement(s, ci, r, recv, cls, describeCall(cc), arg(args, len(args)-1), call, false, "")
 		}
 	case knowledge.MongoUpdate:
-		doc := arg(args, r.arg)
-		strs := reachedStrings(doc)
-		if p, ok := peel(doc).(*ssa.Parameter); ok && len(strs) == 0 {
-			// A wrapper's update document (mongodb.Save(ctx, c, filter,
-			// update)): its callers' arguments decide (resolveParam).
+		if param, effect := mongoUpdate(arg(args, r.arg)); effect {
 			o := a.addEffect(s, ci, describeCall(cc), knowledge.Mongo, recv)
-			o.innerFact.QueryParam = paramIndex(s.fn, p)
-			return
-		}
-		if mongoAccumulates(strs) {
-			a.addEffect(s, ci, describeCall(cc), knowledge.Mongo, recv)
+			o.innerFact.QueryParam = param // a wrapper's document: its callers decide (resolveParam)
 		}
 	case knowledge.HTTPDo:
 		req := arg(args, r.arg)

@@ -94,78 +94,74 @@ func (a *pkgAnalysis) methodParam(fn *ssa.Function, req ssa.Value) int {
 	return paramIndex(fn, m)
 }
 
-// httpMethod returns the method of a request built by a request
-// constructor of the catalog (http.NewRequest(WithContext)).
-func (a *pkgAnalysis) httpMethod(req ssa.Value) (string, bool) {
+// requestCalls returns the calls of the catalog's request constructors
+// (http.NewRequest(WithContext)) req was built by, with their rules: one,
+// or one per branch a request made on either branch comes from (nil edges
+// skipped). nil when some path is no such call.
+func (a *pkgAnalysis) requestCalls(req ssa.Value) ([]*ssa.Call, []bound) {
 	v := peel(req)
 	if phi, ok := v.(*ssa.Phi); ok {
-		// A request made on either branch (with a context or without):
-		// the method both give.
-		method := ""
+		var calls []*ssa.Call
+		var rules []bound
 		for _, e := range phi.Edges {
 			if isNilConst(e) {
 				continue
 			}
 			if _, ok := peel(e).(*ssa.Phi); ok {
-				return "", false
+				return nil, nil
 			}
-			m, ok := a.httpMethod(e)
-			if !ok || method != "" && m != method {
-				return "", false
+			cs, rs := a.requestCalls(e)
+			if cs == nil {
+				return nil, nil
 			}
-			method = m
+			calls, rules = append(calls, cs...), append(rules, rs...)
 		}
-		return method, method != ""
+		return calls, rules
 	}
 	if ex, ok := v.(*ssa.Extract); ok {
 		v = ex.Tuple
 	}
 	call, ok := v.(*ssa.Call)
 	if !ok {
-		return "", false
+		return nil, nil
 	}
-	fn := callee(call.Common())
-	r, ok := a.find(fn, knowledge.NewRequest)
+	r, ok := a.find(callee(call.Common()), knowledge.NewRequest)
 	if !ok {
-		return "", false
+		return nil, nil
 	}
-	_, args := splitArgs(call.Common())
-	m, ok := constString(arg(args, r.arg))
-	return strings.ToUpper(m), ok
+	return []*ssa.Call{call}, []bound{r}
+}
+
+// httpMethod returns the method of a request built by a request
+// constructor of the catalog: the constant every constructor call it comes
+// from gives.
+func (a *pkgAnalysis) httpMethod(req ssa.Value) (string, bool) {
+	calls, rules := a.requestCalls(req)
+	method := ""
+	for i, call := range calls {
+		_, args := splitArgs(call.Common())
+		m, ok := constString(arg(args, rules[i].arg))
+		if !ok || i > 0 && strings.ToUpper(m) != method {
+			return "", false
+		}
+		method = strings.ToUpper(m)
+	}
+	return method, len(calls) > 0
 }
 
 // computeRequest reports whether req, a request built by a request
 // constructor of the catalog, goes to a model inference endpoint (see
-// knowledge.Catalog.ComputeURL): a constant part of its URL ends in one. A
-// request made on either branch must on both.
+// knowledge.Catalog.ComputeURL): on every branch it comes from, a constant
+// part of its URL ends in one.
 func (a *pkgAnalysis) computeRequest(req ssa.Value) bool {
-	v := peel(req)
-	if phi, ok := v.(*ssa.Phi); ok {
-		n := 0
-		for _, e := range phi.Edges {
-			if isNilConst(e) {
-				continue
-			}
-			if _, ok := peel(e).(*ssa.Phi); ok || !a.computeRequest(e) {
-				return false
-			}
-			n++
+	calls, rules := a.requestCalls(req)
+	for i, call := range calls {
+		_, args := splitArgs(call.Common())
+		if !slices.ContainsFunc(reachedStrings(arg(args, rules[i].arg+1)), a.cat.ComputeURL) { // the URL follows the method
+			return false
 		}
-		return n > 0
 	}
-	if ex, ok := v.(*ssa.Extract); ok {
-		v = ex.Tuple
-	}
-	call, ok := v.(*ssa.Call)
-	if !ok {
-		return false
-	}
-	r, ok := a.find(callee(call.Common()), knowledge.NewRequest)
-	if !ok {
-		return false
-	}
-	_, args := splitArgs(call.Common())
-	return slices.ContainsFunc(reachedStrings(arg(args, r.arg+1)), a.cat.ComputeURL) // the URL follows the method
+	return len(calls) > 0
 }
 
 // idempotencyKey reports whether the request sent at ci carries an

@@ -71,17 +71,12 @@ func rowScanner(f *ssa.Function, p int) int {
 	var structs []ssa.Value
 	for _, r := range *param.Referrers() {
 		c, ok := r.(*ssa.Call)
-		if !ok || c.Call.Method == nil && c.Call.StaticCallee() == nil {
+		if !ok {
 			continue
 		}
+		fn := callee(c.Common())
 		recv, args := splitArgs(c.Common())
-		name := ""
-		if c.Call.IsInvoke() {
-			name = c.Call.Method.Name()
-		} else {
-			name = c.Call.StaticCallee().Name()
-		}
-		if recv != param || name != "Scan" || len(args) == 0 {
+		if fn == nil || fn.Name() != "Scan" || recv != param || len(args) == 0 {
 			continue
 		}
 		for _, fa := range scanFields(args[len(args)-1]) {

@@ -51,20 +51,18 @@ func shutdownCase(b *ssa.BasicBlock) bool {
 // contextDone reports whether ch is a context's Done channel: the result
 // of Done called on a context.Context (a concrete context type is never
 // what a consumer holds).
-func contextDone(ch ssa.Value) bool {
-	c, ok := ch.(*ssa.Call)
-	if !ok || !c.Common().IsInvoke() {
-		return false
-	}
-	return c.Common().Method.Name() == "Done" && isContext(c.Common().Value.Type())
-}
+func contextDone(ch ssa.Value) bool { return contextCall(ch, "Done") }
 
 // contextErr reports whether v is the result of Err called on a
 // context.Context.
-func contextErr(v ssa.Value) bool {
+func contextErr(v ssa.Value) bool { return contextCall(v, "Err") }
+
+// contextCall reports whether v is the result of the method name called on
+// a context.Context.
+func contextCall(v ssa.Value, name string) bool {
 	c, ok := v.(*ssa.Call)
 	if !ok || !c.Common().IsInvoke() {
 		return false
 	}
-	return c.Common().Method.Name() == "Err" && isContext(c.Common().Value.Type())
+	return c.Common().Method.Name() == name && isContext(c.Common().Value.Type())
 }

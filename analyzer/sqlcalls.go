@@ -18,14 +18,10 @@ import (
 // effect.
 func (a *pkgAnalysis) resolveParam(o *occ, v ssa.Value) bool {
 	if o.kind == knowledge.Mongo {
-		// A MongoDB update document passed down (see MongoUpdate).
-		strs := reachedStrings(v)
-		if p, ok := peel(v).(*ssa.Parameter); ok && len(strs) == 0 {
-			o.innerFact.QueryParam = paramIndex(p.Parent(), p)
-			return true
-		}
-		o.innerFact.QueryParam = -1
-		return mongoAccumulates(strs)
+		// A MongoDB update document passed down (see mongoUpdate).
+		param, effect := mongoUpdate(v)
+		o.innerFact.QueryParam = param
+		return effect
 	}
 	texts, param, ok := a.texts(v, 0)
 	if !ok {
