@@ -169,7 +169,9 @@
 //
 // IDEM002 also covers work handed off before the ack: a goroutine (guarded
 // or not) not waited for, a value sent over a channel to a worker pool
-// started in the handler, a whole fetched batch acked before its elements
+// started in the handler or receiving from that channel elsewhere (a
+// channel main makes, the reader's parameter and the pool's field, is one
+// channel, known by where it is made and stored), a whole fetched batch acked before its elements
 // are handled, an ack before guard's Do or Run.
 //
 // An effect E is guarded by a check C when C's result flows (through
@@ -268,7 +270,9 @@
 // fetched on a channel held in a struct field or a package variable, or on
 // one a function of the program makes and returns to its callers or hands
 // to the fetching goroutine (a worker's Start() (chan Email, error), also
-// called through an interface), makes the functions receiving from that
+// called through an interface), or through a function of the program it
+// calls that only queues (a pool's Submit(job) doing p.jobs <- job), makes
+// the functions receiving from that
 // channel message handlers, and the func values and interface methods they
 // call with it (the handler registered for the stream, also inside a
 // recover wrapper called where it is made) handlers too, acked as their

@@ -31,7 +31,7 @@ func (a *pkgAnalysis) fedChannels() map[any][]ssa.CallInstruction {
 		if len(calls) == 0 {
 			continue
 		}
-		for _, ch := range sends(fn) {
+		for _, ch := range a.submits(fn, 0) {
 			if !itemChan(ch.Type()) || a.cat.Message(ch.Type()) != nil {
 				continue
 			}
@@ -41,6 +41,46 @@ func (a *pkgAnalysis) fedChannels() map[any][]ssa.CallInstruction {
 		}
 	}
 	return a.fed
+}
+
+// submits returns the channels fn sends on, itself or through a function of
+// the program it calls that only queues (a pool's Submit(job) doing
+// p.jobs <- job, receiving nothing), up to two calls deep; calls in go
+// statements and of fn's own closures are not followed.
+func (a *pkgAnalysis) submits(fn *ssa.Function, depth int) []ssa.Value {
+	out := sends(fn)
+	if depth >= 2 {
+		return out
+	}
+	for ci := range callsIn(fn) {
+		if _, isGo := ci.(*ssa.Go); isGo {
+			continue
+		}
+		for _, f := range a.calleesOf(ci) {
+			if f.Blocks == nil || !a.local(f.Pkg) || f.Parent() == fn || receivesAny(f) {
+				continue
+			}
+			out = append(out, a.submits(f, depth+1)...)
+		}
+	}
+	return out
+}
+
+// receivesAny reports whether fn receives from a channel.
+func receivesAny(fn *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch in := instr.(type) {
+			case *ssa.UnOp:
+				if in.Op == token.ARROW {
+					return true
+				}
+			case *ssa.Select:
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // fedReceive reports whether instr receives from a channel a fetching
@@ -83,7 +123,13 @@ func (a *pkgAnalysis) fedCalls(ch ssa.Value) []ssa.CallInstruction {
 func (a *pkgAnalysis) chanOrigins(ch ssa.Value, depth int) []any {
 	ch = peel(ch)
 	if k := chanKey(ch); k != nil {
-		return []any{k}
+		out := []any{k}
+		if depth < 2 && a.callees != nil {
+			for _, v := range a.chanStores()[k] {
+				out = append(out, a.chanOrigins(v, depth+1)...)
+			}
+		}
+		return out
 	}
 	if _, ok := ch.Type().Underlying().(*types.Chan); !ok || depth > 2 || a.callees == nil {
 		return nil
@@ -113,6 +159,34 @@ func (a *pkgAnalysis) chanOrigins(ch ssa.Value, depth int) []any {
 		out = a.returnedChans(x, 0, depth)
 	}
 	return out
+}
+
+// chanStores returns, by chanKey, the channels the program stores in a
+// struct field or package variable (a constructor's &Pool{in: in}), so
+// that a channel a worker loads from its field and the channel its caller
+// made and handed to a reader as a parameter are known as one (built once).
+func (a *pkgAnalysis) chanStores() map[any][]ssa.Value {
+	if a.stored != nil {
+		return a.stored
+	}
+	a.stored = map[any][]ssa.Value{}
+	for _, fn := range a.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				st, ok := instr.(*ssa.Store)
+				if !ok {
+					continue
+				}
+				if _, isChan := st.Val.Type().Underlying().(*types.Chan); !isChan {
+					continue
+				}
+				if k := addrKey(st.Addr, 0); k != nil {
+					a.stored[k] = append(a.stored[k], st.Val)
+				}
+			}
+		}
+	}
+	return a.stored
 }
 
 // returnedChans returns the origins of the channels call's functions

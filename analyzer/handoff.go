@@ -69,8 +69,10 @@ func (a *pkgAnalysis) chanReceivers() map[any][]*ssa.Function {
 	}
 	a.receivers = map[any][]*ssa.Function{}
 	add := func(ch ssa.Value, fn *ssa.Function) {
-		if k := chanKey(ch); k != nil && !containsFunc(a.receivers[k], fn) {
-			a.receivers[k] = append(a.receivers[k], fn)
+		for _, k := range a.chanOrigins(ch, 0) {
+			if !containsFunc(a.receivers[k], fn) {
+				a.receivers[k] = append(a.receivers[k], fn)
+			}
 		}
 	}
 	for _, fn := range a.funcs {
@@ -130,16 +132,14 @@ func receivesFrom(fn *ssa.Function, p *ssa.Parameter) bool {
 // channel ch of a send in fn: the first effect of a receiving function
 // other than fn; "" when ch is not known or its receivers do nothing.
 func (a *pkgAnalysis) receiverWork(fn *ssa.Function, ch ssa.Value) string {
-	k := chanKey(ch)
-	if k == nil {
-		return ""
-	}
-	for _, r := range a.chanReceivers()[k] {
-		if r == fn {
-			continue
-		}
-		if w := a.summary(r).firstWork(); w != nil {
-			return w.desc
+	for _, k := range a.chanOrigins(ch, 0) {
+		for _, r := range a.chanReceivers()[k] {
+			if r == fn {
+				continue
+			}
+			if w := a.summary(r).firstWork(); w != nil {
+				return w.desc
+			}
 		}
 	}
 	return ""

@@ -484,3 +484,16 @@ func TestStateInTx(t *testing.T) {
 func TestSQSCopyWrapper(t *testing.T) {
 	checkWhole(t, "sqscopyx")
 }
+
+// TestSQSPool runs the whole-program check over an SQS poller whose send
+// to the worker pool's channel sits in the pool's Submit.
+func TestSQSPool(t *testing.T) {
+	checkWhole(t, "sqspool")
+}
+
+// TestHandoffParam runs the whole-program check over a reader that hands
+// messages to a pool over a channel main made: the reader has it as a
+// parameter, the pool in a field.
+func TestHandoffParam(t *testing.T) {
+	checkWhole(t, "handoffparam")
+}
