@@ -21,13 +21,18 @@ import (
 // business state declares the function writing it under effects in its
 // rules file. An UPDATE that sets only columns recording how its row's
 // thing is doing (health, last_check_at, updated_at:
-// knowledge.BookkeepingColumns) is bookkeeping too.
+// knowledge.BookkeepingColumns) is bookkeeping too, and so is an UPDATE of
+// the program's own claimed job table (jobtables.go): a job's progress or
+// status on its own row, which the queue keeps.
 
 // bookkeeping reports whether the statement cls writes only bookkeeping
 // tables, or only bookkeeping columns of one row set.
 func (a *pkgAnalysis) bookkeeping(cls sqlclass.Class) bool {
 	if !cls.Write || cls.Table == "" {
 		return false
+	}
+	if a.claimTables[cls.Table] && !cls.Insert && len(cls.Updates) == 0 && len(cls.Deletes) == 0 && len(cls.Sets) > 0 {
+		return true // a job's progress or status on its own row of a claimed job table
 	}
 	if !a.cat.BookkeepingTable(cls.Table) {
 		return a.bookkeepingUpdate(cls)

@@ -259,11 +259,18 @@
 // WITH next AS (SELECT id … FOR UPDATE SKIP LOCKED LIMIT 1) UPDATE jobs …
 // FROM next … RETURNING …), makes the rows it returns items, in the
 // function that claims or in its callers a repository returns them to.
-// The functions a row, or a job built from it, is handed to through a func
-// value or an interface method (job.Process(ctx), the handler registered
-// for its type) are handlers, acked by a nil error; the queue's own
-// functions that write the job table (a failed job put back) are not. An
-// insert into a claimed table enqueues a job: it publishes.
+// So does a claim in two statements of one function (SQLite has no FOR
+// UPDATE): a pick of the first rows (SELECT id FROM jobs WHERE status = ?
+// … LIMIT 1) and an UPDATE of the same table that moves a column the pick
+// filters on and tests it again (… WHERE id = ? AND status = ?), or moves
+// it after a pick FOR UPDATE; the rows of that function's reads of the
+// table are the items. The functions a row, or a job built from it, is
+// handed to through a func value or an interface method (job.Process(ctx),
+// the handler registered for its type) are handlers, acked by a nil error;
+// the queue's own functions that only write the job table (a failed job put
+// back) are not. A handler's UPDATE of its job's row (its progress, its
+// status) is bookkeeping: its failure loses no effect. An insert into a
+// claimed table enqueues a job: it publishes.
 //
 // So is a service's own consumer in front of a broker: a function that
 // fetches with a client's fetch API (XREADGROUP, a poll) and sends what it

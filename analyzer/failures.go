@@ -189,7 +189,7 @@ func (a *pkgAnalysis) failingCall(v ssa.Value, depth int) bool {
 			// bookkeeping rows.
 			return false
 		}
-		rules := a.rulesOf(fn)
+		rules := a.callRules(x) // a client's method, or the program's interface over one
 		for _, r := range rules {
 			switch r.Role {
 			case knowledge.Ack, knowledge.Nack, knowledge.Fetch, knowledge.RedisLookup, knowledge.Scan, knowledge.RowsAffected, knowledge.Prepare, knowledge.NewRequest,

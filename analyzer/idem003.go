@@ -66,7 +66,9 @@ task's tick: no field of its payload or arguments is read) when the step
 failed outside a loop: the message carried nothing, and the next tick
 takes up what the store still holds; a loop's steps are judged as a
 sweep's.
-Nor does an ack after the failed message was published again — its body
+Nor does an ack retried until it succeeds (for { if err := commit(m);
+err == nil { break } … }): the ack's own failure is no failure of the
+handling. Nor does an ack after the failed message was published again — its body
 or its decoded event, to a retry or dead-letter queue — once that
 publish succeeded (its error tested); an ack after a publish whose error is
 logged or dropped, or before it, is reported. A RabbitMQ
@@ -109,7 +111,7 @@ func (a *pkgAnalysis) checkFailureAcks(s *summary, name string) {
 			}
 			continue
 		}
-		if f := s.failureBefore(ack.Block()); f != nil {
+		if f := s.failureOtherThan(ack); f != nil {
 			a.report(IDEM003, ack.Pos(), name, f.blk.Instrs[len(f.blk.Instrs)-1].Pos(), "the failure", "ack %s in handler %s also runs when %s fails: the error is swallowed and the message lost", describeCall(ack.Common()), name, f.what)
 		} else if d := s.discardBefore(ack); d != nil {
 			a.report(IDEM003, ack.Pos(), name, d.call.Pos(), "the discarded error", "ack %s in handler %s also runs when %s fails: its error is discarded and the message lost", describeCall(ack.Common()), name, d.what)
@@ -270,6 +272,31 @@ func (s *summary) failureBefore(b *ssa.BasicBlock) *decision {
 		return fs[0]
 	}
 	return nil
+}
+
+// failureOtherThan is failureBefore for the block of ack, leaving out the
+// failure of ack itself: a loop that commits again until the commit
+// succeeds (for { if err := commit(m); err == nil { break }; pause() })
+// retries the ack, it does not ack after a failure.
+func (s *summary) failureOtherThan(ack ssa.CallInstruction) *decision {
+	for _, f := range s.failuresBefore(ack.Block()) {
+		if !errorOf(f.err, ack) {
+			return f
+		}
+	}
+	return nil
+}
+
+// errorOf reports whether err is the error result of the call ci.
+func errorOf(err ssa.Value, ci ssa.CallInstruction) bool {
+	call, ok := ci.(*ssa.Call)
+	if !ok || err == nil {
+		return false
+	}
+	if x, ok := err.(*ssa.Extract); ok {
+		return x.Tuple == call
+	}
+	return err == ssa.Value(call)
 }
 
 // failuresBefore returns every error branch whose failure side reaches b,

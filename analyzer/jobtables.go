@@ -64,45 +64,87 @@ func (a *pkgAnalysis) dispatchClaimed(fn *ssa.Function, it items, callers map[*s
 
 // claimedItems returns the values of fn that hold the rows a claim of its
 // returns (the call's rows, what they are scanned into), and the claimed
-// table; "" when fn claims nothing.
+// table; "" when fn claims nothing. The claim is one statement
+// (sqlclass.ClaimTable), or a pick and a conditional update of the same
+// table (sqlclass.ClaimPair): then every read of that table in fn (the
+// pick, a read of the claimed row by its id) holds the rows.
 func (a *pkgAnalysis) claimedItems(fn *ssa.Function) (items, string) {
 	it := items{vals: map[ssa.Value]bool{}}
 	table := ""
+	texts := map[*ssa.Call][]string{}
+	var calls []*ssa.Call
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			call, ok := instr.(*ssa.Call)
 			if !ok {
 				continue
 			}
-			t := a.claimOf(call)
-			if t == "" {
+			qs := a.sqlTexts(call)
+			if len(qs) == 0 {
 				continue
 			}
-			table = t
-			it.vals[call] = true
-			_, args := splitArgs(call.Common())
-			for _, x := range pointers(args) {
-				it.vals[x] = true // sqlx's Get(&job, q, …)
-			}
-			for _, res := range []ssa.Value{call, result(call, 0)} {
-				for _, x := range scannedInto(res) {
-					it.vals[x] = true
+			calls, texts[call] = append(calls, call), qs
+			for _, q := range qs {
+				if t := sqlclass.ClaimTable(q); t != "" {
+					table = t
+					it.hold(call)
+					break
 				}
+			}
+		}
+	}
+	if table != "" {
+		return it, table
+	}
+	table = claimPair(calls, texts)
+	if table == "" {
+		return it, ""
+	}
+	for _, call := range calls {
+		for _, q := range texts[call] {
+			if c := sqlclass.Classify(q); c.Lookup && !c.Write && sqlclass.FromTable(q) == table {
+				it.hold(call)
+				break
 			}
 		}
 	}
 	return it, table
 }
 
-// claimOf returns the table call claims a job from: a catalogued SQL
-// execution or query whose constant text is a claim (sqlclass.ClaimTable).
-func (a *pkgAnalysis) claimOf(call *ssa.Call) string {
-	for _, q := range a.sqlTexts(call) {
-		if t := sqlclass.ClaimTable(q); t != "" {
-			return t
+// claimPair returns the table a pick and an update among calls claim a
+// job from (sqlclass.ClaimPair); "" if none do.
+func claimPair(calls []*ssa.Call, texts map[*ssa.Call][]string) string {
+	for _, pick := range calls {
+		for _, upd := range calls {
+			if upd == pick {
+				continue
+			}
+			for _, p := range texts[pick] {
+				for _, u := range texts[upd] {
+					if t := sqlclass.ClaimPair(p, u); t != "" {
+						return t
+					}
+				}
+			}
 		}
 	}
 	return ""
+}
+
+// hold adds to it the rows call returns: the call, what it scans into
+// (rows.Scan(&job.ID, …)) and the pointers it fills (sqlx's Get(&job, q,
+// …)).
+func (it items) hold(call *ssa.Call) {
+	it.vals[call] = true
+	_, args := splitArgs(call.Common())
+	for _, x := range pointers(args) {
+		it.vals[x] = true
+	}
+	for _, res := range []ssa.Value{call, result(call, 0)} {
+		for _, x := range scannedInto(res) {
+			it.vals[x] = true
+		}
+	}
 }
 
 // sqlTexts returns the constant texts a catalogued SQL execution or query
@@ -160,30 +202,55 @@ func (a *pkgAnalysis) callSites() map[*ssa.Function][]ssa.CallInstruction {
 	return a.sites
 }
 
-// jobBookkeeping reports whether f writes a claimed job table: the job
-// queue's own release, retry or completion of a job it is handed, not a
-// handler of it.
+// jobBookkeeping reports whether f only keeps a claimed job table: it
+// writes that table (the queue's own release, retry or completion of a
+// job it is handed) and does nothing else, so it is no handler of the
+// job. A handler that also reports its progress on the job's row writes
+// other tables or calls the program through an interface: it is one.
 func (a *pkgAnalysis) jobBookkeeping(f *ssa.Function, depth int) bool {
-	if len(a.claimTables) == 0 || f == nil || f.Blocks == nil || depth > 2 {
+	if len(a.claimTables) == 0 {
 		return false
 	}
-	for _, b := range f.Blocks {
-		for _, instr := range b.Instrs {
-			call, ok := instr.(*ssa.Call)
-			if !ok {
-				continue
-			}
+	job, other := a.jobWrites(f, depth)
+	return job && !other
+}
+
+// jobWrites reports whether f, or a function of the program it calls (at
+// most two calls deep), writes a claimed job table, and whether it writes
+// another table or calls the program's code through an interface or a
+// func value.
+func (a *pkgAnalysis) jobWrites(f *ssa.Function, depth int) (job, other bool) {
+	if f == nil || f.Blocks == nil || depth > 2 {
+		return false, false
+	}
+	for ci := range callsIn(f) {
+		cc := ci.Common()
+		if call, ok := ci.(*ssa.Call); ok {
 			for _, q := range a.sqlTexts(call) {
-				if c := sqlclass.Classify(q); c.Write && a.claimTables[c.Table] {
-					return true
+				if c := sqlclass.Classify(q); c.Write {
+					if a.claimTables[c.Table] {
+						job = true
+					} else {
+						other = true
+					}
 				}
 			}
-			if g := call.Common().StaticCallee(); g != nil && a.local(pkgOf(g)) && a.jobBookkeeping(built(g), depth+1) {
-				return true
+		}
+		g := cc.StaticCallee()
+		if g == nil {
+			for _, h := range a.callees[ci] {
+				if a.local(h.Pkg) {
+					other = true
+				}
 			}
+			continue
+		}
+		if a.local(pkgOf(g)) {
+			j, o := a.jobWrites(built(g), depth+1)
+			job, other = job || j, other || o
 		}
 	}
-	return false
+	return job, other
 }
 
 // scannedInto returns the destinations the methods of a statement's result

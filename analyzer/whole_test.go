@@ -497,3 +497,16 @@ func TestSQSPool(t *testing.T) {
 func TestHandoffParam(t *testing.T) {
 	checkWhole(t, "handoffparam")
 }
+
+// TestClaimPair runs the whole-program check over a job table claimed by
+// a pick and a conditional update rather than one UPDATE … RETURNING.
+func TestClaimPair(t *testing.T) {
+	checkWhole(t, "claimpair")
+}
+
+// TestRetryCommit runs the whole-program check over a consumer behind the
+// program's interface over a kafka-go reader that commits until the
+// commit succeeds.
+func TestRetryCommit(t *testing.T) {
+	checkWhole(t, "retrycommit")
+}

@@ -1,5 +1,7 @@
 package sqlclass
 
+import "slices"
+
 // ClaimTable returns the table a statement claims a job from, "" when it
 // is no claim. A claim takes the next job row of the program's own job
 // table and moves it on in one statement, returning it to the worker:
@@ -91,4 +93,77 @@ func mentions(s []tok, name string) bool {
 		}
 	}
 	return false
+}
+
+// ClaimPair returns the table that a pick and a conditional update, run one
+// after the other by the same function, claim a job from; "" when they are
+// no claim. Engines or programs without UPDATE … RETURNING claim in two
+// statements:
+//
+//	SELECT id FROM jobs WHERE status = ? ORDER BY created_at LIMIT 1
+//	UPDATE jobs SET status = ?, claimed_by = ? WHERE id = ? AND status = ?
+//
+// The pick reads the first rows of a table (LIMIT) or locks them (FOR
+// UPDATE); the update moves a column the pick filters on, and, unless the
+// pick locked the row, tests that column again so that one worker wins.
+// A read of a free row followed by an update that marks it without that
+// test (SELECT code FROM coupons WHERE used = false LIMIT 1; UPDATE coupons
+// SET used = true WHERE id = ?) is no claim.
+func ClaimPair(pick, update string) string {
+	p := tokenize(pick)
+	if len(p) < 4 || !p[0].is("select") {
+		return ""
+	}
+	from := findTop(p, 0, "from")
+	if from < 0 {
+		return ""
+	}
+	table := qualifiedName(p, from+1)
+	lock := findTop(p, 0, "for")
+	locks := lock >= 0 && lock+1 < len(p) && p[lock+1].is("update")
+	if table == "" || !locks && findTop(p, 0, "limit") < 0 {
+		return ""
+	}
+	u := Classify(update)
+	if !u.Write || u.Table != table || len(u.Sets) == 0 {
+		return ""
+	}
+	picked := compared(p)
+	tested := compared(tokenize(update))
+	for _, col := range u.Sets {
+		if slices.Contains(picked, col) && (locks || slices.Contains(tested, col)) {
+			return table
+		}
+	}
+	return ""
+}
+
+// compared returns the columns a statement's WHERE compares (col = …, col
+// IS NULL, col IN …, at any depth of parentheses), lowercased without
+// qualifier.
+func compared(s []tok) []string {
+	w := findTop(s, 0, "where")
+	if w < 0 {
+		return nil
+	}
+	end := findTop(s, w, "group", "order", "limit", "for", "returning", "union", "having", "offset")
+	if end < 0 {
+		end = len(s)
+	}
+	var out []string
+	for j := w + 1; j+1 < end; j++ {
+		t := s[j]
+		if !t.ident() || t.is("not", "null", "true", "false", "and", "or", "is", "in", "exists", "between", "like") {
+			continue
+		}
+		name, k := t.s, j+1
+		for k+1 < end && s[k].op(".") && s[k+1].ident() {
+			name, k = s[k+1].s, k+2
+		}
+		if k < end && (s[k].op("=") || s[k].op("<>") || s[k].op("!=") || s[k].is("is", "in")) && !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+		j = k - 1
+	}
+	return out
 }

@@ -27,3 +27,28 @@ func TestClaimTable(t *testing.T) {
 		}
 	}
 }
+
+func TestClaimPair(t *testing.T) {
+	for _, tc := range []struct {
+		pick, update, want string
+	}{
+		{`SELECT id FROM jobs WHERE status = ? AND (claimed_by IS NULL OR claimed_by = '') ORDER BY created_at ASC LIMIT 1`,
+			`UPDATE jobs SET status = ?, claimed_by = ?, claimed_at = ? WHERE id = ? AND status = ? AND (claimed_by IS NULL OR claimed_by = '')`, "jobs"},
+		{`SELECT id, payload FROM tasks WHERE state = 'new' ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED`,
+			`UPDATE tasks SET state = 'running' WHERE id = $1`, "tasks"},
+		{`SELECT t.id FROM public.tasks t WHERE t.locked_by IS NULL LIMIT 5`,
+			`UPDATE public.tasks SET locked_by = $1 WHERE id = $2 AND locked_by IS NULL`, "tasks"},
+		// No claim: the update does not test what it moves, moves nothing
+		// the pick filters on, or writes another table; the pick takes
+		// every row.
+		{`SELECT code FROM coupons WHERE used = false LIMIT 1`, `UPDATE coupons SET used = true WHERE id = $1`, ""},
+		{`SELECT id FROM jobs WHERE status = 'pending' LIMIT 1 FOR UPDATE`, `UPDATE jobs SET attempts = attempts + 1 WHERE id = $1`, ""},
+		{`SELECT id FROM jobs WHERE status = 'pending' LIMIT 1 FOR UPDATE`, `UPDATE runs SET status = 'running' WHERE job_id = $1`, ""},
+		{`SELECT id FROM jobs WHERE status = 'pending'`, `UPDATE jobs SET status = 'running' WHERE id = $1 AND status = 'pending'`, ""},
+		{`INSERT INTO jobs (status) VALUES ('pending')`, `UPDATE jobs SET status = 'running' WHERE id = $1 AND status = 'pending'`, ""},
+	} {
+		if got := ClaimPair(tc.pick, tc.update); got != tc.want {
+			t.Errorf("ClaimPair(%q, %q) = %q, want %q", tc.pick, tc.update, got, tc.want)
+		}
+	}
+}
