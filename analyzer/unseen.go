@@ -309,9 +309,8 @@ func (a *pkgAnalysis) unsettledPath(s *summary, d *decision, b *ssa.BasicBlock) 
 }
 
 // settles reports whether block b settles the message or the failure on
-// purpose: an ack of s or a call of a function that acks, a nak, a
-// dead-letter publish, an exit, a benign side (a duplicate), or the
-// shutdown case of a select (see shutdownCase).
+// purpose: an ack of s, a nak, a dead-letter publish, an exit, a benign
+// side (a duplicate), or the shutdown case of a select (see shutdownCase).
 func (a *pkgAnalysis) settles(s *summary, b *ssa.BasicBlock) bool {
 	if shutdownCase(b) {
 		return true
@@ -331,12 +330,6 @@ func (a *pkgAnalysis) settles(s *summary, b *ssa.BasicBlock) bool {
 		}
 		f := callee(ci.Common())
 		if a.cat.Has(f, knowledge.Nack) || a.cat.Has(f, knowledge.Publish) || a.cat.Has(f, knowledge.NoReturn) {
-			return true
-		}
-		// A function of the program that acks what it is given itself
-		// (a fallback that handles each message of a failed batch and
-		// commits it).
-		if g := ci.Common().StaticCallee(); g != nil && g != s.fn && g.Blocks != nil && a.local(g.Pkg) && len(a.summary(g).acks) > 0 {
 			return true
 		}
 	}
