@@ -23,19 +23,35 @@ import (
 // fields of its result, and that result's type, when the result is a
 // struct type of the program and at least one such closure acks a
 // message by a catalogued Ack (itself or through a function of the
-// program it calls).
+// program it calls). A result that is a channel of such structs, filled
+// by fn or a closure of fn (a Consume() (<-chan PostEvent, error) whose
+// goroutine sends PostEvent{Post: p, Ack: func() error { return
+// d.Ack(false) }} for each delivery), holds messages too.
 func (a *pkgAnalysis) returnedAckers(fn *ssa.Function) ([]ssa.CallInstruction, types.Type) {
 	t := valueResult(fn)
-	own := a.ownStruct(t)
+	elem := t
+	if ch, ok := types.Unalias(t).(*types.Chan); ok {
+		elem = ch.Elem()
+	}
+	own := a.ownStruct(elem)
 	if own == nil {
 		return nil, nil
 	}
 	var calls []ssa.CallInstruction
-	for st, fa := range fieldStores(fn) {
-		if mc, ok := st.Val.(*ssa.MakeClosure); ok && types.Identical(derefType(fa.X.Type()), own) {
-			calls = append(calls, a.ackCalls(mc.Fn.(*ssa.Function), 0)...)
+	var visit func(f *ssa.Function)
+	visit = func(f *ssa.Function) {
+		for st, fa := range fieldStores(f) {
+			if mc, ok := st.Val.(*ssa.MakeClosure); ok && types.Identical(derefType(fa.X.Type()), own) {
+				calls = append(calls, a.ackCalls(mc.Fn.(*ssa.Function), 0)...)
+			}
+		}
+		if elem != t { // a channel: its values are made where they are sent
+			for _, anon := range f.AnonFuncs {
+				visit(anon)
+			}
 		}
 	}
+	visit(fn)
 	if len(calls) == 0 {
 		return nil, nil
 	}

@@ -364,9 +364,28 @@ func (a *pkgAnalysis) visitDynamic(s *summary, ci ssa.CallInstruction, fn *types
 	// where it is made: its effects count at the caller's call.
 	_, param := peel(ci.Common().Value).(*ssa.Parameter)
 	_, free := peel(ci.Common().Value).(*ssa.FreeVar)
+	// A func field of a message of the program that settles it (ev.Ack(),
+	// ackholders.go): the closures stored in that field ack here.
+	for _, f := range a.messageFieldFuncs(ci.Common().Value) {
+		if acks := a.ackHelper(a.summary(f), ci); len(acks) > 0 {
+			s.acks = append(s.acks, acks...)
+			return true
+		}
+	}
 	for _, f := range a.callees[ci] {
 		if !a.local(pkgOf(f)) {
 			continue // a client's code, described by the catalog
+		}
+		if a.dispatched[f] && !a.registered[f] {
+			// A small method of the program's queue that acks the message
+			// it is given (Delete(ctx, msg) through the worker's Queue
+			// interface) is an ack, not a handler the message is
+			// dispatched to.
+			if acks := a.ackHelper(a.summary(f), ci); len(acks) > 0 {
+				s.acks = append(s.acks, acks...)
+				found = true
+				continue
+			}
 		}
 		if a.dispatched[f] || a.registered[f] {
 			if s.dispatch == nil {
@@ -395,6 +414,33 @@ func (a *pkgAnalysis) visitDynamic(s *summary, ci ssa.CallInstruction, fn *types
 		found = true
 	}
 	return found
+}
+
+// messageFieldFuncs returns the closures the program stores in the func
+// field v is loaded from, when that field belongs to a message the catalog
+// knows (the program's own struct whose func fields settle the broker's
+// message); nil otherwise.
+func (a *pkgAnalysis) messageFieldFuncs(v ssa.Value) []*ssa.Function {
+	x, field := loadedField(v)
+	if field == nil || a.cat.Message(derefType(x.Type())) == nil {
+		return nil
+	}
+	if a.funcFields == nil {
+		a.funcFields = map[*types.Var][]*ssa.Function{}
+		for _, fn := range a.funcs {
+			for st, fa := range fieldStores(fn) {
+				mc, ok := st.Val.(*ssa.MakeClosure)
+				if !ok {
+					continue
+				}
+				if s, ok := derefType(fa.X.Type()).Underlying().(*types.Struct); ok {
+					k := s.Field(fa.Field)
+					a.funcFields[k] = append(a.funcFields[k], mc.Fn.(*ssa.Function))
+				}
+			}
+		}
+	}
+	return a.funcFields[field]
 }
 
 // describedIface reports whether fn, a method of the program's interface

@@ -329,7 +329,12 @@
 // (Delivery{Event: ev, Ack: func() error { return d.Ack(false) }}): it is
 // a fetch API, its type a message; a goroutine that queues what it returns
 // feeds a channel whose receivers handle messages, and calling the field
-// acks.
+// acks. So is a function that returns a channel of such structs, which it
+// or its goroutine fills (Consume() (<-chan PostEvent, error)); a function
+// that acks through the field handles the message on its own. A small
+// method of the program's queue that acks the message it is given
+// (Delete(ctx, msg), called through the worker's own Queue interface) is
+// an ack, not a handler the message is dispatched to.
 //
 // As a vet tool (go vet -vettool, golangci-lint, idemlint -modular), the
 // analyzer is modular: it sees one package at a time and other packages

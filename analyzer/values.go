@@ -808,6 +808,9 @@ func shortFunc(fn *types.Func) string {
 func describeCall(cc *ssa.CallCommon) string {
 	fn := callee(cc)
 	if fn == nil {
+		if name := funcFieldName(cc.Value); name != "" {
+			return name // a func field's call: ev.Ack()
+		}
 		return "call"
 	}
 	recv, _ := splitArgs(cc)
@@ -822,6 +825,44 @@ func describeCall(cc *ssa.CallCommon) string {
 		}
 	}
 	return shortFunc(fn)
+}
+
+// funcFieldName names the struct field v is loaded from
+// ("events.PostEvent.Ack"); "" when v is no field of a named struct.
+func funcFieldName(v ssa.Value) string {
+	x, field := loadedField(v)
+	if field == nil {
+		return ""
+	}
+	n, ok := types.Unalias(derefType(x.Type())).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return ""
+	}
+	return n.Obj().Pkg().Name() + "." + n.Obj().Name() + "." + field.Name()
+}
+
+// loadedField returns the struct (or the pointer to it) v is a field of,
+// and that field: v is x.f, or a load of &x.f; nil, nil for any other value.
+func loadedField(v ssa.Value) (ssa.Value, *types.Var) {
+	var x ssa.Value
+	var i int
+	switch f := peel(v).(type) {
+	case *ssa.Field:
+		x, i = f.X, f.Field
+	case *ssa.UnOp:
+		fa, ok := f.X.(*ssa.FieldAddr)
+		if !ok || f.Op != token.MUL {
+			return nil, nil
+		}
+		x, i = fa.X, fa.Field
+	default:
+		return nil, nil
+	}
+	st, ok := derefType(x.Type()).Underlying().(*types.Struct)
+	if !ok {
+		return nil, nil
+	}
+	return x, st.Field(i)
 }
 
 // userRecv undoes the implicit selection of an embedded field, so that a

@@ -510,3 +510,16 @@ func TestClaimPair(t *testing.T) {
 func TestRetryCommit(t *testing.T) {
 	checkWhole(t, "retrycommit")
 }
+
+// TestAckChan runs the whole-program check over a consumer whose Consume
+// returns a channel of the program's events that ack through func fields.
+func TestAckChan(t *testing.T) {
+	checkWhole(t, "ackchan")
+}
+
+// TestSQSOneCopy runs the whole-program check over an SQS wrapper that
+// returns one message copied into the service's own struct and deletes
+// it given that struct.
+func TestSQSOneCopy(t *testing.T) {
+	checkWhole(t, "sqsonex")
+}
