@@ -421,26 +421,17 @@ func (a *pkgAnalysis) visitDynamic(s *summary, ci ssa.CallInstruction, fn *types
 // knows (the program's own struct whose func fields settle the broker's
 // message); nil otherwise.
 func (a *pkgAnalysis) messageFieldFuncs(v ssa.Value) []*ssa.Function {
-	x, field := loadedField(v)
-	if field == nil || a.cat.Message(derefType(x.Type())) == nil {
+	x, i := loadedField(v)
+	if x == nil || a.cat.Message(derefType(x.Type())) == nil {
 		return nil
 	}
-	if a.funcFields == nil {
-		a.funcFields = map[*types.Var][]*ssa.Function{}
-		for _, fn := range a.funcs {
-			for st, fa := range fieldStores(fn) {
-				mc, ok := st.Val.(*ssa.MakeClosure)
-				if !ok {
-					continue
-				}
-				if s, ok := derefType(fa.X.Type()).Underlying().(*types.Struct); ok {
-					k := s.Field(fa.Field)
-					a.funcFields[k] = append(a.funcFields[k], mc.Fn.(*ssa.Function))
-				}
-			}
+	var out []*ssa.Function
+	for _, st := range a.fieldInits()[fieldKeyOf(x, i)] {
+		if mc, ok := st.(*ssa.MakeClosure); ok {
+			out = append(out, mc.Fn.(*ssa.Function))
 		}
 	}
-	return a.funcFields[field]
+	return out
 }
 
 // describedIface reports whether fn, a method of the program's interface

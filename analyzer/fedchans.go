@@ -125,7 +125,7 @@ func (a *pkgAnalysis) chanOrigins(ch ssa.Value, depth int) []any {
 	if k := chanKey(ch); k != nil {
 		out := []any{k}
 		if depth < 2 && a.callees != nil {
-			for _, v := range a.chanStores()[k] {
+			for _, v := range a.storedIn(ch) {
 				out = append(out, a.chanOrigins(v, depth+1)...)
 			}
 		}
@@ -161,32 +161,29 @@ func (a *pkgAnalysis) chanOrigins(ch ssa.Value, depth int) []any {
 	return out
 }
 
-// chanStores returns, by chanKey, the channels the program stores in a
-// struct field or package variable (a constructor's &Pool{in: in}), so
+// storedIn returns the channels the program stores in the struct field or
+// package variable ch is loaded from (a constructor's &Pool{in: in}), so
 // that a channel a worker loads from its field and the channel its caller
-// made and handed to a reader as a parameter are known as one (built once).
-func (a *pkgAnalysis) chanStores() map[any][]ssa.Value {
-	if a.stored != nil {
-		return a.stored
+// made and handed to a reader as a parameter are known as one.
+func (a *pkgAnalysis) storedIn(ch ssa.Value) []ssa.Value {
+	ld, ok := peel(ch).(*ssa.UnOp)
+	if !ok {
+		return nil
 	}
-	a.stored = map[any][]ssa.Value{}
-	for _, fn := range a.funcs {
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				st, ok := instr.(*ssa.Store)
-				if !ok {
-					continue
-				}
-				if _, isChan := st.Val.Type().Underlying().(*types.Chan); !isChan {
-					continue
-				}
-				if k := addrKey(st.Addr, 0); k != nil {
-					a.stored[k] = append(a.stored[k], st.Val)
-				}
-			}
+	var vals []ssa.Value
+	switch addr := ld.X.(type) {
+	case *ssa.FieldAddr:
+		vals = a.fieldInits()[fieldKey(addr)]
+	case *ssa.Global:
+		vals = a.globalInits()[addr]
+	}
+	var out []ssa.Value
+	for _, v := range vals {
+		if _, isChan := v.Type().Underlying().(*types.Chan); isChan {
+			out = append(out, v)
 		}
 	}
-	return a.stored
+	return out
 }
 
 // returnedChans returns the origins of the channels call's functions

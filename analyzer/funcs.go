@@ -41,11 +41,6 @@ type pkgAnalysis struct {
 	// fed: the channels a function that fetches queues messages on for
 	// the program's workers (fedchans.go); built on demand.
 	fed map[any][]ssa.CallInstruction
-	// stored holds the channels stored in fields and variables, by chanKey.
-	stored map[any][]ssa.Value
-	// funcFields holds the closures stored in each struct field (built on
-	// demand, for the func fields of messages).
-	funcFields map[*types.Var][]*ssa.Function
 	// sites: the calls that can run each function (jobtables.go); built on
 	// demand, in whole-program mode.
 	sites    map[*ssa.Function][]ssa.CallInstruction

@@ -443,7 +443,12 @@ func (a *pkgAnalysis) globalInits() map[*ssa.Global][]ssa.Value {
 }
 
 func fieldKey(fa *ssa.FieldAddr) string {
-	return types.TypeString(derefType(fa.X.Type()), nil) + "#" + fmt.Sprint(fa.Field)
+	return fieldKeyOf(fa.X, fa.Field)
+}
+
+// fieldKeyOf is fieldKey of the field i of the struct x (or x points to).
+func fieldKeyOf(x ssa.Value, i int) string {
+	return types.TypeString(derefType(x.Type()), nil) + "#" + fmt.Sprint(i)
 }
 
 // fieldInits maps struct fields to the values the analysed code stores in
@@ -830,39 +835,30 @@ func describeCall(cc *ssa.CallCommon) string {
 // funcFieldName names the struct field v is loaded from
 // ("events.PostEvent.Ack"); "" when v is no field of a named struct.
 func funcFieldName(v ssa.Value) string {
-	x, field := loadedField(v)
-	if field == nil {
+	x, i := loadedField(v)
+	if x == nil {
 		return ""
 	}
 	n, ok := types.Unalias(derefType(x.Type())).(*types.Named)
 	if !ok || n.Obj().Pkg() == nil {
 		return ""
 	}
-	return n.Obj().Pkg().Name() + "." + n.Obj().Name() + "." + field.Name()
+	return n.Obj().Pkg().Name() + "." + n.Obj().Name() + "." + n.Underlying().(*types.Struct).Field(i).Name()
 }
 
 // loadedField returns the struct (or the pointer to it) v is a field of,
-// and that field: v is x.f, or a load of &x.f; nil, nil for any other value.
-func loadedField(v ssa.Value) (ssa.Value, *types.Var) {
-	var x ssa.Value
-	var i int
+// and that field's index: v is x.f, or a load of &x.f; nil for any other
+// value.
+func loadedField(v ssa.Value) (ssa.Value, int) {
 	switch f := peel(v).(type) {
 	case *ssa.Field:
-		x, i = f.X, f.Field
+		return f.X, f.Field
 	case *ssa.UnOp:
-		fa, ok := f.X.(*ssa.FieldAddr)
-		if !ok || f.Op != token.MUL {
-			return nil, nil
+		if fa, ok := f.X.(*ssa.FieldAddr); ok && f.Op == token.MUL {
+			return fa.X, fa.Field
 		}
-		x, i = fa.X, fa.Field
-	default:
-		return nil, nil
 	}
-	st, ok := derefType(x.Type()).Underlying().(*types.Struct)
-	if !ok {
-		return nil, nil
-	}
-	return x, st.Field(i)
+	return nil, 0
 }
 
 // userRecv undoes the implicit selection of an embedded field, so that a
