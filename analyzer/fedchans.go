@@ -57,7 +57,7 @@ func (a *pkgAnalysis) submits(fn *ssa.Function, depth int) []ssa.Value {
 			continue
 		}
 		for _, f := range a.calleesOf(ci) {
-			if f.Blocks == nil || !a.local(f.Pkg) || f.Parent() == fn || receivesAny(f) {
+			if f.Blocks == nil || !a.local(f.Pkg) || f.Parent() == fn || waitsForReply(f) {
 				continue
 			}
 			out = append(out, a.submits(f, depth+1)...)
@@ -66,17 +66,23 @@ func (a *pkgAnalysis) submits(fn *ssa.Function, depth int) []ssa.Value {
 	return out
 }
 
-// receivesAny reports whether fn receives from a channel.
-func receivesAny(fn *ssa.Function) bool {
+// waitsForReply reports whether fn receives from a channel other than a
+// context's Done channel (a reply to what it sent): a function that only
+// queues (select { case p.jobs <- job: case <-ctx.Done(): }) does not.
+func waitsForReply(fn *ssa.Function) bool {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			switch in := instr.(type) {
 			case *ssa.UnOp:
-				if in.Op == token.ARROW {
+				if in.Op == token.ARROW && !contextDone(in.X) {
 					return true
 				}
 			case *ssa.Select:
-				return true
+				for _, st := range in.States {
+					if st.Dir == types.RecvOnly && !contextDone(st.Chan) {
+						return true
+					}
+				}
 			}
 		}
 	}

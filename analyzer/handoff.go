@@ -184,12 +184,8 @@ func (a *pkgAnalysis) handoffIn(fn *ssa.Function, depth int) string {
 	if fn == nil || fn.Blocks == nil || !a.local(fn.Pkg) || depth > 3 {
 		return ""
 	}
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			if in, ok := instr.(*ssa.UnOp); ok && in.Op == token.ARROW {
-				return "" // it waits for a reply
-			}
-		}
+	if waitsForReply(fn) {
+		return ""
 	}
 	for _, ch := range sends(fn) {
 		if w := a.receiverWork(fn, ch); w != "" {

@@ -280,23 +280,11 @@ func (s *summary) failureBefore(b *ssa.BasicBlock) *decision {
 // retries the ack, it does not ack after a failure.
 func (s *summary) failureOtherThan(ack ssa.CallInstruction) *decision {
 	for _, f := range s.failuresBefore(ack.Block()) {
-		if !errorOf(f.err, ack) {
+		if call, ok := ack.(*ssa.Call); !ok || f.err == nil || errResult(call) != f.err {
 			return f
 		}
 	}
 	return nil
-}
-
-// errorOf reports whether err is the error result of the call ci.
-func errorOf(err ssa.Value, ci ssa.CallInstruction) bool {
-	call, ok := ci.(*ssa.Call)
-	if !ok || err == nil {
-		return false
-	}
-	if x, ok := err.(*ssa.Extract); ok {
-		return x.Tuple == call
-	}
-	return err == ssa.Value(call)
 }
 
 // failuresBefore returns every error branch whose failure side reaches b,

@@ -61,7 +61,30 @@ func (q *queued) serve() {
 	}
 }
 
+// ApplyCtx hands the event to the server and waits for its reply or the
+// end of ctx: no hand-off either.
+func (q *queued) ApplyCtx(ctx context.Context, ev Event) error {
+	r := make(chan error, 1)
+	q.jobs <- job{ev: ev, reply: r}
+	select {
+	case err := <-r:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
 type H struct{ p Provider }
+
+// appliedCtx waits for the server's reply, or ctx, before the ack: no
+// hand-off.
+func (h *H) appliedCtx(ctx context.Context, q *queued, d amqp.Delivery) {
+	if err := q.ApplyCtx(ctx, Event{ID: d.MessageId, Body: string(d.Body)}); err != nil {
+		d.Nack(false, true)
+		return
+	}
+	d.Ack(false)
+}
 
 // onEvent hands the event off, then acks: the insert runs after the ack.
 func (h *H) onEvent(d amqp.Delivery) {
@@ -86,7 +109,8 @@ func (h *H) applied(ctx context.Context, d amqp.Delivery) {
 }
 
 func consume(ctx context.Context, ch *amqp.Channel, db *sql.DB) {
-	h := &H{p: newQueued(db)}
+	q := newQueued(db)
+	h := &H{p: q}
 	msgs, _ := ch.Consume("events", "", false, false, false, false, nil)
 	for d := range msgs {
 		switch d.Type {
@@ -94,6 +118,8 @@ func consume(ctx context.Context, ch *amqp.Channel, db *sql.DB) {
 			h.onEvent(d)
 		case "b":
 			h.ackFirst(d)
+		case "c":
+			h.appliedCtx(ctx, q, d)
 		default:
 			h.applied(ctx, d)
 		}

@@ -29,9 +29,12 @@ type Pool struct {
 	processor *Processor
 }
 
-// Submit queues a job for a worker.
-func (p *Pool) Submit(job Job) {
-	p.jobs <- job
+// Submit queues a job for a worker, unless ctx ends first.
+func (p *Pool) Submit(ctx context.Context, job Job) {
+	select {
+	case p.jobs <- job:
+	case <-ctx.Done():
+	}
 }
 
 // Start starts n workers.
@@ -72,7 +75,7 @@ func (s *Poller) Run(ctx context.Context) {
 			if err := json.Unmarshal([]byte(*m.Body), &body); err != nil {
 				continue
 			}
-			s.pool.Submit(Job{ReceiptHandle: *m.ReceiptHandle, OrderID: body.OrderID})
+			s.pool.Submit(ctx, Job{ReceiptHandle: *m.ReceiptHandle, OrderID: body.OrderID})
 		}
 	}
 }
