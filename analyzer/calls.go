@@ -213,7 +213,7 @@ func (a *pkgAnalysis) addVia(s *summary, ci ssa.CallInstruction, via string, inn
 	if len(s.byInstr[ci]) >= maxEffectsPerCall {
 		return
 	}
-	o := &occ{instr: ci, pos: ci.Pos(), kind: inner.kind, inner: inner.inner, innerMsg: inner.innerMsg, innerFact: inner.innerFact, param: -1, pooled: inner.pooled}
+	o := &occ{instr: ci, pos: ci.Pos(), kind: inner.kind, inner: inner.inner, innerMsg: inner.innerMsg, innerFact: inner.innerFact, param: -1, pooled: inner.pooled, from: inner.instr.Parent()}
 	o.desc = chain(via, inner.desc)
 	if p := inner.innerFact.QueryParam; p >= 0 {
 		if !a.resolveParam(o, arg(args, p)) {

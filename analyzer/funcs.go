@@ -541,9 +541,10 @@ type occ struct {
 	errVal      ssa.Value
 	insert      bool
 	guardedBy   *check
-	covered     *check // an IDEM004 check before it
-	fromCheck   *check // a unique insert turned into a check
-	pooled      bool   // the effect runs on a pool: it commits on its own
+	covered     *check        // an IDEM004 check before it
+	fromCheck   *check        // a unique insert turned into a check
+	pooled      bool          // the effect runs on a pool: it commits on its own
+	from        *ssa.Function // the callee whose effect this call carries up
 }
 
 // check is a dedup check in a function.
@@ -924,7 +925,7 @@ func (s *summary) succsInMessage(b *ssa.BasicBlock) []*ssa.BasicBlock {
 	if s.hasSource(b) {
 		return nil
 	}
-	return b.Succs
+	return feasibleSuccs(b)
 }
 
 func (s *summary) hasSource(b *ssa.BasicBlock) bool {
@@ -1073,4 +1074,25 @@ func (a *pkgAnalysis) topRoot(s *summary) bool {
 	// callers in front of every call still guards them (dispatchGuarded).
 	// Otherwise its callers report its effects.
 	return len(s.acks) > 0
+}
+
+// loopReported reports whether s is the per-message function of a consume
+// loop (for { m := fetch(); if err := c.process(m); … }): a function handed
+// the message by loops only, which reports its own unguarded effects. The
+// loops still count them as work done before they settle the message, but
+// do not report them: the function is where the message is handled.
+func (a *pkgAnalysis) loopReported(s *summary) bool {
+	if !s.root || !s.param || a.topRoot(s) {
+		return false
+	}
+	for _, ci := range a.uses[s.fn].calls {
+		caller := ci.Parent()
+		if caller == nil || caller == s.fn {
+			return false
+		}
+		if cs := a.summary(caller); !cs.root || cs.param {
+			return false
+		}
+	}
+	return true
 }

@@ -596,7 +596,7 @@ func (a *pkgAnalysis) unsettled(s *summary) func(*ssa.BasicBlock) []*ssa.BasicBl
 		if a.settles(s, b) {
 			return nil
 		}
-		return b.Succs
+		return feasibleSuccs(b)
 	}
 }
 

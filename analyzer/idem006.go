@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"go/constant"
 	"go/token"
 	"go/types"
 
@@ -236,21 +237,40 @@ func derivesFrom(v, from ssa.Value) bool {
 	return found
 }
 
-// sameValue reports whether two receivers are the same value.
+// sameValue reports whether x and y are one value: the same SSA value,
+// loads of the same field of the same value (two receivers, or
+// c.cfg.MaxRetries read once in a loop's test and again in its body),
+// equal constants, or len of one value.
 func sameValue(x, y ssa.Value) bool {
 	x, y = peel(x), peel(y)
 	if x == y {
 		return true
 	}
-	ux, ok1 := x.(*ssa.UnOp)
-	uy, ok2 := y.(*ssa.UnOp)
-	if ok1 && ok2 && ux.Op == token.MUL && uy.Op == token.MUL {
-		fx, ok1 := ux.X.(*ssa.FieldAddr)
-		fy, ok2 := uy.X.(*ssa.FieldAddr)
+	switch x := x.(type) {
+	case *ssa.UnOp:
+		y, ok := y.(*ssa.UnOp)
+		if !ok || x.Op != token.MUL || y.Op != token.MUL {
+			return false
+		}
+		fx, ok1 := x.X.(*ssa.FieldAddr)
+		fy, ok2 := y.X.(*ssa.FieldAddr)
 		if ok1 && ok2 {
 			return fx.Field == fy.Field && sameValue(fx.X, fy.X)
 		}
-		return ux.X == uy.X
+		return x.X == y.X
+	case *ssa.Field:
+		y, ok := y.(*ssa.Field)
+		return ok && x.Field == y.Field && sameValue(x.X, y.X)
+	case *ssa.FieldAddr:
+		y, ok := y.(*ssa.FieldAddr)
+		return ok && x.Field == y.Field && sameValue(x.X, y.X)
+	case *ssa.Const:
+		y, ok := y.(*ssa.Const)
+		return ok && x.Value != nil && y.Value != nil && x.Value.Kind() == y.Value.Kind() && constant.Compare(x.Value, token.EQL, y.Value)
+	case *ssa.Call:
+		xv, xok := lenOf(x)
+		yv, yok := lenOf(y)
+		return xok && yok && sameValue(xv, yv)
 	}
 	return false
 }

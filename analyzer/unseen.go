@@ -304,7 +304,7 @@ func (a *pkgAnalysis) unsettledPath(s *summary, d *decision, b *ssa.BasicBlock) 
 		if s.hasSource(x) || a.settles(s, x) || tests[x] {
 			return nil
 		}
-		return x.Succs
+		return feasibleSuccs(x)
 	})
 }
 
@@ -332,8 +332,30 @@ func (a *pkgAnalysis) settles(s *summary, b *ssa.BasicBlock) bool {
 		if a.cat.Has(f, knowledge.Nack) || a.cat.Has(f, knowledge.Publish) || a.cat.Has(f, knowledge.NoReturn) {
 			return true
 		}
+		if a.handsToAcker(ci) {
+			return true
+		}
 	}
 	return false
+}
+
+// handsToAcker reports whether ci hands a message to a handler of the
+// program that acks it itself (a batch's fallback loop calling
+// c.handleMessage(ctx, msg) for each message): that handler settles the
+// message and is judged on its own.
+func (a *pkgAnalysis) handsToAcker(ci ssa.CallInstruction) bool {
+	if _, ok := ci.(*ssa.Go); ok {
+		return false
+	}
+	g := ci.Common().StaticCallee()
+	if g == nil {
+		return false
+	}
+	if g = built(g); g.Blocks == nil || !a.local(g.Pkg) || g == ci.Parent() {
+		return false
+	}
+	gs := a.summary(g)
+	return gs.root && gs.param && len(gs.acks) > 0
 }
 
 // reportsToCaller reports whether a failure's side stores into what a

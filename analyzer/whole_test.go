@@ -511,6 +511,13 @@ func TestRetryCommit(t *testing.T) {
 	checkWhole(t, "retrycommit")
 }
 
+// TestRetryLast runs the whole-program check over a consumer whose retry
+// loop returns the error on its last attempt and whose batch fallback
+// loops over a batch known not to be empty.
+func TestRetryLast(t *testing.T) {
+	checkWhole(t, "retrylast")
+}
+
 // TestAckChan runs the whole-program check over a consumer whose Consume
 // returns a channel of the program's events that ack through func fields.
 func TestAckChan(t *testing.T) {

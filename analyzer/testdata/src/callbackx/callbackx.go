@@ -190,7 +190,7 @@ func (t *timeline) apply(ctx context.Context, m kafka.Message) error {
 	} else {
 		op = t.buildRemove(ctx, string(m.Value), string(m.Key))
 	}
-	return backoff.Retry(op, backoff.NewExponentialBackOff(backoff.WithMaxElapsedTime(time.Minute)))
+	return backoff.Retry(op, backoff.NewExponentialBackOff(backoff.WithMaxElapsedTime(time.Minute))) // want `effect func literal → sql.DB.ExecContext "UPDATE timelines SET posts = array_append.*" in handler timeline.apply is not guarded by a dedup check \(IDEM001\)`
 }
 
 func (t *timeline) run(c *kafka.Consumer) error {
@@ -199,7 +199,7 @@ func (t *timeline) run(c *kafka.Consumer) error {
 		if err != nil {
 			continue
 		}
-		if err := t.apply(context.Background(), *m); err != nil { // want `effect callbackx.timeline.apply → func literal → sql.DB.ExecContext "UPDATE timelines SET posts = array_append.*" in handler timeline.run is not guarded by a dedup check \(IDEM001\)`
+		if err := t.apply(context.Background(), *m); err != nil {
 			return err
 		}
 		if _, err := c.StoreMessage(m); err != nil {

@@ -64,7 +64,7 @@ func (w *Worker) Run(ctx context.Context) error {
 			return err
 		}
 		for _, m := range messages {
-			if err := w.handle(ctx, m); err != nil { // want `effect sqscopyx.Worker.handle → sql.DB.ExecContext "UPDATE users SET points = points \+ 10 WHERE id = \$1" in handler Worker.Run is not guarded by a dedup check \(IDEM001\)`
+			if err := w.handle(ctx, m); err != nil {
 				log.Print(err)
 				continue // received again after its visibility timeout
 			}
@@ -77,6 +77,6 @@ func (w *Worker) Run(ctx context.Context) error {
 
 // handle credits the points: a redelivery credits them again.
 func (w *Worker) handle(ctx context.Context, m ReceivedMessage) error {
-	_, err := w.db.ExecContext(ctx, `UPDATE users SET points = points + 10 WHERE id = $1`, m.Body)
+	_, err := w.db.ExecContext(ctx, `UPDATE users SET points = points + 10 WHERE id = $1`, m.Body) // want `effect sql.DB.ExecContext "UPDATE users SET points = points \+ 10 WHERE id = \$1" in handler Worker.handle is not guarded by a dedup check \(IDEM001\)`
 	return err
 }
