@@ -726,7 +726,15 @@ func (a *pkgAnalysis) visitInvoke(s *summary, ci ssa.CallInstruction, fn *types.
 		return
 	}
 	if a.callees != nil {
-		if a.visitDynamic(s, ci, fn, args, guarded) {
+		// A remote-service SDK's client behind the program's interface
+		// (an emails.Sender that ses.New's client fills, or a type of the
+		// program embedding it): its method's remote call, whatever else
+		// (a mock) implements the interface.
+		sdk := a.sdkImpl(fn)
+		if sdk != nil {
+			a.rpcCall(s, ci, sdk, recv, args)
+		}
+		if a.visitDynamic(s, ci, fn, args, guarded) || sdk != nil {
 			return
 		}
 		// A dependency's method promoted to the program's type (a DB
@@ -749,6 +757,7 @@ func (a *pkgAnalysis) visitInvoke(s *summary, ci ssa.CallInstruction, fn *types.
 			}
 			return
 		}
+
 	} else {
 		before := len(s.occs)
 		a.importedFacts(s, ci, fn, args, map[int]bool{})

@@ -15,8 +15,9 @@ import (
 // program, a call through such an interface is what the client's method
 // does, for the client types the program converts to an interface.
 
-// clientTypes returns the concrete types of catalogued clients that the
-// program's functions convert to an interface, in a stable order.
+// clientTypes returns the concrete types of catalogued clients and of
+// remote-service SDKs that the program's functions convert to an
+// interface, in a stable order.
 func (a *pkgAnalysis) clientTypes() []types.Type {
 	seen := map[string]bool{}
 	var out []types.Type
@@ -29,7 +30,7 @@ func (a *pkgAnalysis) clientTypes() []types.Type {
 				}
 				t := mi.X.Type()
 				n, ok := types.Unalias(derefType(t)).(*types.Named)
-				if !ok || n.Obj().Pkg() == nil || !a.cat.Known(knowledge.NormPath(n.Obj().Pkg().Path())) {
+				if !ok || !a.clientType(n) && !a.embedsClient(n) {
 					continue
 				}
 				if k := types.TypeString(t, nil); !seen[k] {
@@ -87,6 +88,50 @@ func (a *pkgAnalysis) clientImpl(m *types.Func) (*types.Func, []bound) {
 		}
 	}
 	return nil, nil
+}
+
+// clientType reports whether n is a type of a catalogued client or of a
+// remote-service SDK.
+func (a *pkgAnalysis) clientType(n *types.Named) bool {
+	p := n.Obj().Pkg()
+	return p != nil && (a.cat.Known(knowledge.NormPath(p.Path())) || a.cat.Described(p.Path()))
+}
+
+// embedsClient reports whether n is a struct of the program that embeds a
+// client type (type senderImpl struct{ *ses.SES }): its promoted methods
+// are the client's.
+func (a *pkgAnalysis) embedsClient(n *types.Named) bool {
+	st, ok := n.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for f := range st.Fields() {
+		if e, ok := types.Unalias(derefType(f.Type())).(*types.Named); ok && f.Embedded() && e.Obj().Pkg() != nil && a.clientType(e) {
+			return true
+		}
+	}
+	return false
+}
+
+// sdkImpl returns the method of a remote-service SDK's client (see
+// rpcStub) that implements interface method m for one of the client types
+// the program converts to an interface, when the catalog has no rule for
+// it (SQS's SendMessage publishes); nil when none does.
+func (a *pkgAnalysis) sdkImpl(m *types.Func) *types.Func {
+	sig, _ := m.Type().(*types.Signature)
+	if sig == nil || sig.Recv() == nil {
+		return nil
+	}
+	iface, ok := sig.Recv().Type().Underlying().(*types.Interface)
+	if !ok {
+		return nil
+	}
+	for _, t := range a.clients {
+		if impl := implementation(t, iface, m); impl != nil && len(a.rulesOf(impl)) == 0 && a.rpcStub(impl) {
+			return impl
+		}
+	}
+	return nil
 }
 
 // implementation returns t's method that implements m of iface; nil when t

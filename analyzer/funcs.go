@@ -82,6 +82,7 @@ type pkgAnalysis struct {
 	resultAck map[*ssa.Function]resultAck
 	funcs     []*ssa.Function
 	sums      map[*ssa.Function]*summary
+	branches  map[*ssa.Function]map[ssa.CallInstruction]bool // kindBranches, per dispatcher
 	globals   map[*ssa.Global][]ssa.Value
 	uses      map[*ssa.Function]*funcUses
 	files     map[string]*token.File
@@ -130,7 +131,7 @@ func newPkgAnalysis(pass *analysis.Pass, cat *knowledge.Catalog, cfg *config, di
 
 func newAnalysis(fset *token.FileSet, cat *knowledge.Catalog, cfg *config, dirs *directives) *pkgAnalysis {
 	return &pkgAnalysis{fset: fset, cat: cat, cfg: cfg, dirs: dirs,
-		sums: map[*ssa.Function]*summary{}, uses: map[*ssa.Function]*funcUses{}, seen: map[string]bool{},
+		sums: map[*ssa.Function]*summary{}, branches: map[*ssa.Function]map[ssa.CallInstruction]bool{}, uses: map[*ssa.Function]*funcUses{}, seen: map[string]bool{},
 		fresh: map[*types.Func]string{}, dispatched: map[*ssa.Function]bool{}, dispatchSites: map[*ssa.Function][]ssa.CallInstruction{}, relays: map[*ssa.Function]bool{}, registered: map[*ssa.Function]bool{}, once: map[*ssa.Function]bool{}, redelivered: map[*ssa.Function]bool{}, feeders: map[*ssa.Function][]*ssa.Function{}, queued: map[*ssa.Function]bool{}, queuePkgs: map[*ssa.Package]bool{}, claimTables: map[string]bool{},
 		resultAck: map[*ssa.Function]resultAck{}, handoffs: map[*ssa.Function]string{}}
 }
@@ -1078,9 +1079,9 @@ func (a *pkgAnalysis) topRoot(s *summary) bool {
 
 // loopReported reports whether s is the per-message function of a consume
 // loop (for { m := fetch(); if err := c.process(m); … }): a function handed
-// the message by loops only, which reports its own unguarded effects. The
-// loops still count them as work done before they settle the message, but
-// do not report them: the function is where the message is handled.
+// the message by loops only. The loops judge its effects, as work done
+// before they settle the message, but an unguarded one is reported in it,
+// where the message is handled (see attributed).
 func (a *pkgAnalysis) loopReported(s *summary) bool {
 	if !s.root || !s.param || a.topRoot(s) {
 		return false

@@ -54,7 +54,15 @@ row. A single-column primary key, an id, or a key the database fills
 a fresh value. A job completed in the transaction of its writes
 (River's JobCompleteTx on a transaction the worker began, before its
 commit) is acked by that commit: the writes on that transaction are
-guarded by it.
+guarded by it. Where the finding is reported: in the function that
+handles the message, at its step towards the effect. That is the
+per-message function of a consume loop that only fetches and settles
+(for { m := fetch(); if err := c.process(m); … }), and below it the
+function a router hands the message to by its kind (a case of a switch
+on the event's type, or a handler looked up in a map by it); a handler
+that switches on the kind itself is reported at its own call of the
+branch. A dedup check of the consumer in front of the dispatch still
+guards every kind.
 `,
 	Bad: `func handle(ctx context.Context, d amqp.Delivery) error {
 	_, err := db.ExecContext(ctx, ` + "`" + `UPDATE stock SET qty = qty - $1 WHERE sku = $2` + "`" + `, qty, sku)
@@ -100,9 +108,11 @@ func (a *pkgAnalysis) checkUnguarded(s *summary, o *occ, name string) {
 	if c := s.invalidGuard(o.instr.Block()); c != nil {
 		note = fmt.Sprintf(": the check %s guards nothing, %s", c.desc, c.invalid)
 	}
-	msg := "the effect"
-	if o.innerMsg != "" {
-		msg = o.innerMsg
+	for _, r := range a.attributed(o, name) {
+		msg := "the effect"
+		if r.at.innerMsg != "" {
+			msg = r.at.innerMsg
+		}
+		a.report(IDEM001, r.at.pos, r.name, r.at.inner, msg, "effect %s in handler %s is not guarded by a dedup check%s", r.at.desc, r.name, note)
 	}
-	a.report(IDEM001, o.pos, name, o.inner, msg, "effect %s in handler %s is not guarded by a dedup check%s", o.desc, name, note)
 }

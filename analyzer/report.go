@@ -84,7 +84,7 @@ func (a *pkgAnalysis) check(fn *ssa.Function) {
 	}
 	name := handlerName(fn)
 	s.tick = s.param && a.tick(fn)
-	if a.topRoot(s) || a.unreported(s) || a.loopReported(s) {
+	if a.topRoot(s) || a.unreported(s) {
 		inScope := a.scope(s)
 		for _, o := range s.occs {
 			if !inScope[o.instr] {
@@ -92,9 +92,6 @@ func (a *pkgAnalysis) check(fn *ssa.Function) {
 			}
 			switch {
 			case o.guardedBy == nil:
-				if o.from != nil && a.loopReported(a.summary(o.from)) {
-					continue // reported where the loop hands the message on
-				}
 				a.checkUnguarded(s, o, name) // IDEM001
 			default:
 				a.checkTx(s, o, name)   // IDEM006

@@ -188,7 +188,18 @@ func (a *pkgAnalysis) swallowed(f *ssa.Function) string {
 	}
 	for _, b := range f.Blocks {
 		r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
-		if !ok || errIdx >= 0 && !isNilConst(returned(r, errIdx)) || a.settles(s, b) {
+		if !ok || a.settles(s, b) {
+			continue
+		}
+		if errIdx >= 0 && !isNilConst(returned(r, errIdx)) {
+			// return c.manager.StartStream(ctx, id): what the callee
+			// reports as success, this function reports too.
+			if c := untestedCall(returned(r, errIdx)); c != nil {
+				if w := a.swallowedBy(c); w != "" {
+					s.swallow = w
+					return s.swallow
+				}
+			}
 			continue
 		}
 		// Every failure that reaches the return counts, not only the

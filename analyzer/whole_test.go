@@ -518,6 +518,20 @@ func TestRetryLast(t *testing.T) {
 	checkWhole(t, "retrylast")
 }
 
+// TestKindDispatch runs the whole-program check over consumers that hand
+// each message to the function for its kind (a switch on the command's
+// type, a handler looked up by the event's status).
+func TestKindDispatch(t *testing.T) {
+	checkWhole(t, "kinddispatch")
+}
+
+// TestSDKEmbed runs the whole-program check over a consumer that mails
+// through its own interface, filled by an AWS SDK client embedded in the
+// program's type or converted to it directly.
+func TestSDKEmbed(t *testing.T) {
+	checkWhole(t, "sdkembed")
+}
+
 // TestAckChan runs the whole-program check over a consumer whose Consume
 // returns a channel of the program's events that ack through func fields.
 func TestAckChan(t *testing.T) {
