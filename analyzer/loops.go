@@ -137,10 +137,7 @@ func nonEmptyRange(h, pre *ssa.BasicBlock, p *ssa.Phi, cond *ssa.BinOp) bool {
 // lenOf returns x of a call len(x).
 func lenOf(v ssa.Value) (ssa.Value, bool) {
 	c, ok := v.(*ssa.Call)
-	if !ok {
-		return nil, false
-	}
-	if bi, ok := c.Call.Value.(*ssa.Builtin); !ok || bi.Name() != "len" || len(c.Call.Args) != 1 {
+	if !ok || !isBuiltin(c, "len") || len(c.Call.Args) != 1 {
 		return nil, false
 	}
 	return c.Call.Args[0], true
