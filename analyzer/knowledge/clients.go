@@ -78,6 +78,10 @@ var base = Base{
 		// message is redelivered after AckWait unless acked, which the
 		// client does when the callback returns (SetManualAckMode: Ack).
 		{Type: "github.com/nats-io/stan.go.Msg", Client: "nats streaming"},
+		// cheshir/go-mq: a RabbitMQ client whose handlers get a Message
+		// to Ack, Nack or Reject (auto-ack off by default).
+		{Type: "github.com/cheshir/go-mq/v2.Message", Client: "go-mq"},
+		{Type: "github.com/cheshir/go-mq.Message", Client: "go-mq"},
 		{Type: "github.com/eclipse/paho.mqtt.golang.Message", Client: "mqtt"},
 		{Type: "github.com/eclipse/paho.golang/paho.PublishReceived", Client: "mqtt"},
 		{Type: "github.com/eclipse/paho.golang/autopaho.PublishReceived", Client: "mqtt"},
@@ -240,6 +244,23 @@ func concat(sets ...[]Rule) []Rule {
 }
 
 // each returns one rule per name, with the role and client given.
+// goMQ returns the rules of cheshir/go-mq at package path p, whose queue
+// type is mq (v2's MessageQueue struct, v1's MQ interface): a handler
+// registered for a named consumer gets each message and settles it.
+func goMQ(p, mq string) []Rule {
+	return concat(
+		[]Rule{
+			{Name: "(" + p + ".Message).Ack", Role: Ack, Client: "go-mq"},
+			{Name: "(" + p + ".Message).Nack", Role: Nack, Arg: "requeue", Client: "go-mq"},
+			{Name: "(" + p + ".Message).Reject", Role: Nack, Arg: "requeue", Client: "go-mq"},
+			{Name: "(" + p + "." + mq + ").SetConsumerHandler", Role: Register, Arg: "handler", Client: "go-mq"},
+			{Name: "(" + p + ".Consumer).Consume", Role: Register, Arg: "handler", Client: "go-mq"},
+		},
+		each(Publish, "go-mq", p+".SyncProducer", "Produce"),
+		each(Publish, "go-mq", p+".AsyncProducer", "Produce"),
+	)
+}
+
 func each(role Role, client, recv string, names ...string) []Rule {
 	out := make([]Rule, 0, len(names))
 	for _, n := range names {
@@ -299,6 +320,10 @@ var brokers = concat(
 		{Name: "(github.com/rabbitmq/amqp091-go.Channel).ConsumeWithContext", Role: AutoAckConsume, Arg: "autoAck", Key: "queue"},
 	},
 	each(Publish, "amqp", "github.com/rabbitmq/amqp091-go.Channel", "PublishWithContext", "PublishWithDeferredConfirm", "PublishWithDeferredConfirmWithContext"),
+
+	// --- RabbitMQ: cheshir/go-mq (v1 and v2) ---------------------------------
+	goMQ("github.com/cheshir/go-mq/v2", "MessageQueue"),
+	goMQ("github.com/cheshir/go-mq", "MQ"),
 
 	// --- Kafka: sarama (IBM, formerly Shopify) ------------------------------
 	[]Rule{
