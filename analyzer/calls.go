@@ -757,7 +757,6 @@ func (a *pkgAnalysis) visitInvoke(s *summary, ci ssa.CallInstruction, fn *types.
 			}
 			return
 		}
-
 	} else {
 		before := len(s.occs)
 		a.importedFacts(s, ci, fn, args, map[int]bool{})

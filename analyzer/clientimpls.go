@@ -70,24 +70,31 @@ func (a *pkgAnalysis) callHas(ci ssa.CallInstruction, r knowledge.Role) bool {
 // method m for one of the client types the program converts to an
 // interface, with its rules; nil when none has rules.
 func (a *pkgAnalysis) clientImpl(m *types.Func) (*types.Func, []bound) {
+	impl := a.clientMethod(m, func(f *types.Func) bool { return len(a.rulesOf(f)) > 0 })
+	if impl == nil {
+		return nil, nil
+	}
+	return impl, a.rulesOf(impl)
+}
+
+// clientMethod returns the first method, of the client types the program
+// converts to an interface, that implements interface method m and that
+// keep accepts; nil when none does.
+func (a *pkgAnalysis) clientMethod(m *types.Func, keep func(*types.Func) bool) *types.Func {
 	sig, _ := m.Type().(*types.Signature)
 	if sig == nil || sig.Recv() == nil {
-		return nil, nil
+		return nil
 	}
 	iface, ok := sig.Recv().Type().Underlying().(*types.Interface)
 	if !ok {
-		return nil, nil
+		return nil
 	}
 	for _, t := range a.clients {
-		impl := implementation(t, iface, m)
-		if impl == nil {
-			continue
-		}
-		if rs := a.rulesOf(impl); len(rs) > 0 {
-			return impl, rs
+		if impl := implementation(t, iface, m); impl != nil && keep(impl) {
+			return impl
 		}
 	}
-	return nil, nil
+	return nil
 }
 
 // clientType reports whether n is a type of a catalogued client or of a
@@ -118,20 +125,7 @@ func (a *pkgAnalysis) embedsClient(n *types.Named) bool {
 // the program converts to an interface, when the catalog has no rule for
 // it (SQS's SendMessage publishes); nil when none does.
 func (a *pkgAnalysis) sdkImpl(m *types.Func) *types.Func {
-	sig, _ := m.Type().(*types.Signature)
-	if sig == nil || sig.Recv() == nil {
-		return nil
-	}
-	iface, ok := sig.Recv().Type().Underlying().(*types.Interface)
-	if !ok {
-		return nil
-	}
-	for _, t := range a.clients {
-		if impl := implementation(t, iface, m); impl != nil && len(a.rulesOf(impl)) == 0 && a.rpcStub(impl) {
-			return impl
-		}
-	}
-	return nil
+	return a.clientMethod(m, func(f *types.Func) bool { return len(a.rulesOf(f)) == 0 && a.rpcStub(f) })
 }
 
 // implementation returns t's method that implements m of iface; nil when t

@@ -1,7 +1,6 @@
 package analyzer
 
 import (
-	"go/constant"
 	"go/token"
 
 	"golang.org/x/tools/go/ssa"
@@ -162,10 +161,6 @@ func minusOne(v, bound ssa.Value) bool {
 
 // isIntConst reports whether v is the integer constant n.
 func isIntConst(v ssa.Value, n int64) bool {
-	c, ok := v.(*ssa.Const)
-	if !ok || c.Value == nil || c.Value.Kind() != constant.Int {
-		return false
-	}
-	i, exact := constant.Int64Val(c.Value)
-	return exact && i == n
+	k, ok := constInt(v)
+	return ok && k == n
 }
