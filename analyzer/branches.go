@@ -99,10 +99,18 @@ func (a *pkgAnalysis) branchTarget(ci ssa.CallInstruction, fn *ssa.Function) boo
 
 // kindBranches returns the static calls of fn that run under the true side
 // of a comparison with a constant, when there are at least two, to
-// different functions; nil otherwise. Memoized per function.
+// different functions, and fn hands the message off: it returns nothing
+// but errors. A function that switches on a kind to compute a value its
+// caller goes on with (buildResult(kind) returning the text to store) is
+// a step of the caller's handling, not a router. nil otherwise. Memoized
+// per function.
 func (a *pkgAnalysis) kindBranches(fn *ssa.Function) map[ssa.CallInstruction]bool {
 	if m, ok := a.branches[fn]; ok {
 		return m
+	}
+	if !handsOff(fn.Signature) {
+		a.branches[fn] = nil
+		return nil
 	}
 	var cases []*ssa.BasicBlock
 	for _, b := range fn.Blocks {
@@ -139,6 +147,18 @@ func (a *pkgAnalysis) kindBranches(fn *ssa.Function) map[ssa.CallInstruction]boo
 	}
 	a.branches[fn] = m
 	return m
+}
+
+// handsOff reports whether a function of signature sig returns nothing
+// but errors.
+func handsOff(sig *types.Signature) bool {
+	r := sig.Results()
+	for i := 0; i < r.Len(); i++ {
+		if !isError(r.At(i).Type()) {
+			return false
+		}
+	}
+	return true
 }
 
 // kindTest reports whether cond compares a value with a string or an
