@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/idemkit/idem/analyzer/knowledge"
 	"golang.org/x/tools/go/ssa"
@@ -20,9 +21,12 @@ Consume with autoAck true, kafka-go ReadMessage on a reader with a
 GroupID, a franz-go client made without kgo.DisableAutoCommit (or
 AutoCommitMarks), a confluent-kafka-go consumer whose ConfigMap does not
 set enable.auto.commit, legacy nats.go JetStream Subscribe without
-nats.ManualAck(); also through the service's own helper that returns
-what such a read returned, one message or a batch it collected. The broker
-forgets the message before the effect; a crash loses it. A callback the
+nats.ManualAck(), a Redis list pop (BRPOP, BLPOP, RPOP, LPOP, BLMPOP:
+the list forgets the job as it returns it; BLMOVE or BRPOPLPUSH to a
+processing list keeps it until the worker removes it); also through the
+service's own helper that returns what such a read returned, one message
+or a batch it collected, or the value it parsed or decoded from it. The
+broker forgets the message before the effect; a crash loses it. A callback the
 service's consumer helper hands each message (or its body) to, directly or
 through a retry helper it passes the callback on to (whole-program mode),
 is told in its own body, where its work is, rather than at the helper's
@@ -89,7 +93,7 @@ func (a *pkgAnalysis) checkAutoAcks(s *summary) {
 		if eff == nil {
 			continue
 		}
-		a.report(IDEM007, aa.call.Pos(), handlerName(where), eff.pos, "the effect", "auto-ack consumer %s acks each message before handler %s performs %s: a crash loses the message", describeCall(aa.call.Common())+autoAckNote(aa.kind), handlerName(where), eff.desc)
+		a.report(IDEM007, aa.call.Pos(), handlerName(where), eff.pos, "the effect", "auto-ack consumer %s acks each message before handler %s performs %s: a crash loses the message", describeCall(aa.call.Common())+autoAckNote(aa.kind, aa.call), handlerName(where), eff.desc)
 	}
 }
 
@@ -156,11 +160,14 @@ func (a *pkgAnalysis) workersWork(s *summary, ch ssa.Value) (*occ, *ssa.Function
 	return nil, nil
 }
 
-func autoAckNote(r knowledge.Role) string {
+func autoAckNote(r knowledge.Role, call ssa.CallInstruction) string {
 	switch r {
 	case knowledge.AutoAckConsume:
 		return " (autoAck true)"
 	case knowledge.AutoAckRead:
+		if f := callee(call.Common()); f != nil && strings.HasSuffix(f.Name(), "Pop") {
+			return " (the pop removes the job from the list)"
+		}
 		return " (commits by itself)"
 	case knowledge.Subscribe:
 		return " (no ManualAck)"
@@ -273,6 +280,6 @@ func (a *pkgAnalysis) reportHanded(aa autoAck, handed map[*ssa.Function]*occ) {
 	slices.SortFunc(fs, func(x, y *ssa.Function) int { return cmp.Compare(handed[x].pos, handed[y].pos) })
 	for _, f := range fs {
 		eff := handed[f]
-		a.report(IDEM007, eff.pos, handlerName(f), aa.call.Pos(), "the auto-ack consumer", "handler %s performs %s after auto-ack consumer %s acked the message: a crash loses it", handlerName(f), eff.desc, describeCall(aa.call.Common())+autoAckNote(aa.kind))
+		a.report(IDEM007, eff.pos, handlerName(f), aa.call.Pos(), "the auto-ack consumer", "handler %s performs %s after auto-ack consumer %s acked the message: a crash loses it", handlerName(f), eff.desc, describeCall(aa.call.Common())+autoAckNote(aa.kind, aa.call))
 	}
 }

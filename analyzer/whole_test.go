@@ -525,6 +525,13 @@ func TestKindDispatch(t *testing.T) {
 	checkWhole(t, "kinddispatch")
 }
 
+// TestPopQueue runs the whole-program check over a worker that pops its
+// jobs through the program's own queue layer, which decodes the popped job
+// into the worker's variable.
+func TestPopQueue(t *testing.T) {
+	checkWhole(t, "popqueue")
+}
+
 // TestSDKEmbed runs the whole-program check over a consumer that mails
 // through its own interface, filled by an AWS SDK client embedded in the
 // program's type or converted to it directly.

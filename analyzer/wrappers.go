@@ -57,6 +57,13 @@ func (a *pkgAnalysis) learnWrappers() {
 		}
 		wrappers[fn] = learnt{a.commitsOnRead(calls), msg}
 	}
+	known := map[*ssa.Function]bool{}
+	for fn, w := range wrappers {
+		known[fn] = w.commits
+	}
+	for fn, commits := range a.derivedWrappers(known) {
+		wrappers[fn] = learnt{commits, nil}
+	}
 	adapters := append(a.adapterMessages(), a.eventMessages()...)
 	if len(wrappers) == 0 && len(adapters) == 0 {
 		return

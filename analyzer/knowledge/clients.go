@@ -650,6 +650,16 @@ var redis = concat(
 		{Name: "({redis}.*).BRPopLPush", Role: Fetch},
 		{Name: "({redis}.*).BLMove", Role: Fetch},
 		{Name: "(github.com/redis/go-redis/v9.*).BLMPop", Role: Fetch}, // v8 has no BLMPOP
+		// A pop removes the job from the list as it returns it: the
+		// list forgets the job before the worker's effect, and a crash
+		// or a failure only logged loses it (an auto-ack read). The
+		// blocking moves keep it in a processing list until the worker
+		// removes it.
+		{Name: "({redis}.*).BRPop", Role: AutoAckRead, AutoCommit: &AutoCommit{Always: true}},
+		{Name: "({redis}.*).BLPop", Role: AutoAckRead, AutoCommit: &AutoCommit{Always: true}},
+		{Name: "({redis}.*).RPop", Role: AutoAckRead, AutoCommit: &AutoCommit{Always: true}},
+		{Name: "({redis}.*).LPop", Role: AutoAckRead, AutoCommit: &AutoCommit{Always: true}},
+		{Name: "(github.com/redis/go-redis/v9.*).BLMPop", Role: AutoAckRead, AutoCommit: &AutoCommit{Always: true}},
 	},
 	// Non-idempotent commands: a repeat changes the value again. SADD, ZADD,
 	// SET, HSET, SETBIT, PFADD are idempotent (a repeat leaves the same

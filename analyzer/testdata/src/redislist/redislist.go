@@ -1,6 +1,9 @@
 // Package redislist: Redis lists as job queues (go-redis v9). A pop,
 // blocking or polled (or a blocking move to a processing list), returns the
-// next job; the non-blocking RPOPLPUSH/LMOVE stay effects of their own.
+// next job; the non-blocking RPOPLPUSH/LMOVE stay effects of their own. A
+// pop removes the job as it returns it: the list forgets it before the
+// worker's effect (IDEM007); a blocking move keeps it in a processing list
+// until the worker removes it.
 package redislist
 
 import (
@@ -15,7 +18,7 @@ import (
 
 func worker(ctx context.Context, rdb *redis.Client, db *sql.DB) error {
 	for {
-		kv, err := rdb.BRPop(ctx, time.Second, "jobs").Result()
+		kv, err := rdb.BRPop(ctx, time.Second, "jobs").Result() // want `auto-ack consumer redis.Client.BRPop \(the pop removes the job from the list\) acks each message before handler worker performs shop.AddPoints`
 		if err != nil {
 			continue
 		}
@@ -28,7 +31,7 @@ func worker(ctx context.Context, rdb *redis.Client, db *sql.DB) error {
 // then waits: the popped job is the message.
 func pollWorker(ctx context.Context, rdb *redis.Client, db *sql.DB) error {
 	for {
-		raw, err := rdb.RPop(ctx, "jobs").Result()
+		raw, err := rdb.RPop(ctx, "jobs").Result() // want `auto-ack consumer redis.Client.RPop .* before handler pollWorker`
 		if err != nil || raw == "" {
 			time.Sleep(time.Second)
 			continue
@@ -40,7 +43,7 @@ func pollWorker(ctx context.Context, rdb *redis.Client, db *sql.DB) error {
 
 func leftWorker(ctx context.Context, rdb *redis.Client, db *sql.DB) error {
 	for {
-		kv, err := rdb.BLPop(ctx, 0, "jobs").Result()
+		kv, err := rdb.BLPop(ctx, 0, "jobs").Result() // want `auto-ack consumer redis.Client.BLPop .* performs shop.SendSMS`
 		if err != nil {
 			return err
 		}
@@ -53,7 +56,7 @@ func leftWorker(ctx context.Context, rdb *redis.Client, db *sql.DB) error {
 
 func batchWorker(ctx context.Context, rdb *redis.Client, db *sql.DB) error {
 	for {
-		_, jobs, err := rdb.BLMPop(ctx, time.Second, "left", 10, "jobs").Result()
+		_, jobs, err := rdb.BLMPop(ctx, time.Second, "left", 10, "jobs").Result() // want `auto-ack consumer redis.Client.BLMPop .* performs redislist.handle \(a write\): a crash loses the message \(IDEM007\)`
 		if err != nil {
 			continue
 		}

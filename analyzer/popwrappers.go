@@ -1,0 +1,205 @@
+package analyzer
+
+import (
+	"go/token"
+	"go/types"
+	"strings"
+
+	"github.com/idemkit/idem/analyzer/knowledge"
+	"golang.org/x/tools/go/ssa"
+)
+
+// A queue layer of the program that hands back what it fetched, parsed or
+// decoded rather than a message of its own type:
+//
+//	func (q *RedisQueue) Dequeue(ctx context.Context) (int64, bool, error) {
+//		res, err := q.client.BRPop(ctx, time.Second, q.key).Result()
+//		…
+//		id, err := strconv.ParseInt(res[1], 10, 64)
+//		return id, true, err
+//	}
+//
+//	func (s *RedisStore) DequeueWithContext(ctx context.Context, queue string, value interface{}) error {
+//		… elem = res[1] …
+//		return json.Unmarshal([]byte(elem), value)
+//	}
+//
+// Each is a fetch to its caller, and so is a function that calls one and
+// hands back what it returned (a service's PopQueue over the queue's
+// Dequeue): the caller's loop over it is a consume loop. When the client's
+// read acks by itself (a Redis pop removes the job from the list), so does
+// the layer's.
+
+// derivedWrappers returns the functions of the program that hand back what
+// a fetch returned (see above), those that call them included, each with
+// whether its read acks by itself. known are the fetch wrappers learnt
+// already (with whether theirs does); they are not returned again. A
+// function that returns a message the catalog knows is left to the
+// message's own rules.
+func (a *pkgAnalysis) derivedWrappers(known map[*ssa.Function]bool) map[*ssa.Function]bool {
+	found := map[*ssa.Function]bool{} // → commits
+	fetch := func(ci ssa.CallInstruction) (is, commits bool) {
+		if a.callHas(ci, knowledge.Fetch) {
+			return true, a.commitsOnRead([]ssa.CallInstruction{ci})
+		}
+		targets := a.callees[ci]
+		if g := ci.Common().StaticCallee(); g != nil {
+			targets = []*ssa.Function{g}
+		}
+		for _, g := range targets {
+			if c, ok := found[g]; ok {
+				return true, c
+			}
+			if c, ok := known[g]; ok {
+				return true, c
+			}
+		}
+		return false, false
+	}
+	for range 3 { // a wrapper of a wrapper of a wrapper
+		grew := false
+		for _, fn := range a.funcs {
+			if _, done := found[fn]; done || fn.Parent() != nil || fn.Blocks == nil || !a.local(fn.Pkg) {
+				continue
+			}
+			if _, done := known[fn]; done || a.messageTyped(valueResult(fn)) {
+				continue
+			}
+			fetched := map[ssa.Value]bool{}
+			commits := false
+			for ci := range callsIn(fn) {
+				if is, c := fetch(ci); is {
+					if call, ok := ci.(*ssa.Call); ok {
+						fetched[call] = true
+						commits = commits || c
+					}
+				}
+			}
+			if len(fetched) == 0 || !handsBack(fn, fetched) {
+				continue
+			}
+			found[fn] = commits
+			grew = true
+		}
+		if !grew {
+			break
+		}
+	}
+	return found
+}
+
+// handsBack reports whether fn returns, as its first result that is not an
+// error, a value built from one of the fetched calls' results, or decodes
+// such a value into a pointer it was given.
+func handsBack(fn *ssa.Function, fetched map[ssa.Value]bool) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.Return:
+				for _, v := range x.Results {
+					if isError(v.Type()) {
+						continue
+					}
+					if builtFrom(v, fetched, 0) {
+						return true
+					}
+					break // the first result that is not an error
+				}
+			case *ssa.Call:
+				if decodesInto(x, fetched) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// decodesInto reports whether c decodes a value built from a fetched
+// result into a parameter of its function (json.Unmarshal(b, value)).
+func decodesInto(c *ssa.Call, fetched map[ssa.Value]bool) bool {
+	g := c.Call.StaticCallee()
+	if g == nil || !strings.Contains(g.Name(), "Unmarshal") && !strings.Contains(g.Name(), "Decode") {
+		return false
+	}
+	into, from := false, false
+	for _, v := range c.Call.Args {
+		if _, ok := peel(v).(*ssa.Parameter); ok {
+			into = true
+		} else if builtFrom(v, fetched, 0) {
+			from = true
+		}
+	}
+	return into && from
+}
+
+// builtFrom reports whether v is a fetched result, or built from one by
+// taking its parts, converting or parsing it, through the function's
+// locals.
+func builtFrom(v ssa.Value, fetched map[ssa.Value]bool, depth int) bool {
+	if v == nil || depth > 10 {
+		return false
+	}
+	if fetched[v] {
+		return true
+	}
+	switch x := v.(type) {
+	case *ssa.Extract:
+		return builtFrom(x.Tuple, fetched, depth+1)
+	case *ssa.Field:
+		return builtFrom(x.X, fetched, depth+1)
+	case *ssa.FieldAddr:
+		return builtFrom(x.X, fetched, depth+1)
+	case *ssa.Index:
+		return builtFrom(x.X, fetched, depth+1)
+	case *ssa.IndexAddr:
+		return builtFrom(x.X, fetched, depth+1)
+	case *ssa.Slice:
+		return builtFrom(x.X, fetched, depth+1)
+	case *ssa.UnOp:
+		return x.Op == token.MUL && builtFrom(x.X, fetched, depth+1)
+	case *ssa.Convert:
+		return builtFrom(x.X, fetched, depth+1)
+	case *ssa.ChangeType:
+		return builtFrom(x.X, fetched, depth+1)
+	case *ssa.MakeInterface:
+		return builtFrom(x.X, fetched, depth+1)
+	case *ssa.Phi:
+		for _, e := range x.Edges {
+			if builtFrom(e, fetched, depth+1) {
+				return true
+			}
+		}
+	case *ssa.Call:
+		// A reply's value (BRPop(…).Result()), a parse (strconv.ParseInt):
+		// a static call given the fetched value. Not len or cap.
+		if _, builtin := x.Call.Value.(*ssa.Builtin); builtin || x.Call.IsInvoke() {
+			return false
+		}
+		for _, arg := range x.Call.Args {
+			if builtFrom(arg, fetched, depth+1) {
+				return true
+			}
+		}
+	case *ssa.Alloc:
+		// A local the function stores the value into.
+		for _, r := range *x.Referrers() {
+			if st, ok := r.(*ssa.Store); ok && st.Addr == x && builtFrom(st.Val, fetched, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// messageTyped reports whether t is, or is a slice of or a pointer to, a
+// message the catalog knows or a result that holds them.
+func (a *pkgAnalysis) messageTyped(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	if sl, ok := types.Unalias(t).(*types.Slice); ok {
+		t = sl.Elem()
+	}
+	return a.cat.Message(t) != nil || a.cat.Message(derefType(t)) != nil || a.heldMessage(t) != nil
+}
