@@ -528,9 +528,15 @@ func (c *Catalog) KeyField(name string) bool {
 }
 
 // KeyHeader reports whether an HTTP header, in canonical form, carries an
-// idempotency key (KeyHeaders).
+// idempotency key (KeyHeaders; an entry "*-Event-Id" matches the end of
+// the name).
 func (c *Catalog) KeyHeader(canonical string) bool {
-	return slices.Contains(c.base.KeyHeaders, canonical)
+	for _, h := range c.base.KeyHeaders {
+		if suffix, ok := strings.CutPrefix(h, "*"); ok && strings.HasSuffix(canonical, suffix) || h == canonical {
+			return true
+		}
+	}
+	return false
 }
 
 // RemoteEffect reports whether a remote method, by its name, is an

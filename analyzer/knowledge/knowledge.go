@@ -411,7 +411,9 @@ type Base struct {
 	KeyFields []string
 	// KeyHeaders: HTTP headers that carry an idempotency key
 	// (Idempotency-Key): a provider drops a repeated request that sends
-	// the same one. Compared in canonical form.
+	// the same one, or a webhook's event id (the receiver drops a delivery
+	// it has seen). Compared in canonical form; an entry starting with "*"
+	// matches the end of the name ("*-Event-Id").
 	KeyHeaders []string
 }
 

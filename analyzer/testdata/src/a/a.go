@@ -10,7 +10,9 @@ import (
 	"fmt"
 	"net/http"
 	"net/smtp"
+	"strconv"
 	"strings"
+	"time"
 )
 
 type Event struct {
@@ -203,6 +205,40 @@ func sendSMSWithKey(ctx context.Context, ev Event) error {
 	}
 	req.Header.Set("Idempotency-Key", ev.ID)
 	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+// notifyWithEventID delivers a webhook with the event's id in a header of
+// the service's own: the receiver drops a delivery it has seen.
+//
+//idem:handler
+func notifyWithEventID(ctx context.Context, ev Event) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "https://hooks.example/orders", strings.NewReader(ev.Phone))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("X-Shop-Event-Id", ev.ID)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+// notifyWithFreshID sends a new id with every attempt: the receiver sees
+// each repeat as a new event.
+//
+//idem:handler
+func notifyWithFreshID(ctx context.Context, ev Event) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "https://hooks.example/orders", strings.NewReader(ev.Phone))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Webhook-Id", strconv.FormatInt(time.Now().UnixNano(), 10))
+	resp, err := http.DefaultClient.Do(req) // want `effect http.Client.Do POST in handler notifyWithFreshID is not guarded`
 	if err != nil {
 		return err
 	}
