@@ -884,6 +884,10 @@ func (a *pkgAnalysis) visitRule(s *summary, ci ssa.CallInstruction, r bound, rec
 	case knowledge.Ack:
 		s.acks = append(s.acks, ci)
 	case knowledge.Nack:
+		if s.nacked == nil {
+			s.nacked = map[*ssa.BasicBlock]bool{}
+		}
+		s.nacked[ci.Block()] = true
 		if requeue, ok := constBool(arg(args, r.arg)); ok && !requeue && a.callees != nil && !a.deadLettered() {
 			s.drops = append(s.drops, ci)
 		}

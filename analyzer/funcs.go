@@ -287,14 +287,15 @@ type summary struct {
 	guardWork    map[ssa.Instruction]*occ // guard calls as work (workAt), built lazily
 	dispatch     map[ssa.Instruction]*occ // calls that dispatch the message to a handler, as work
 	benign       []benignSide
-	excuses      map[*decision]bool                     // failures that lose nothing (excused), built lazily
-	tick         bool                                   // a handler that reads nothing of its message (tick.go)
-	recTests     map[*decision]map[*ssa.BasicBlock]bool // the blocks testing what a failure counted (recordTests), built lazily
-	writes       map[string]map[string]bool             // table, collection or model → the columns written, here or in a callee
-	drops        []ssa.CallInstruction                  // naks without requeue in a program that declares no dead-letter exchange
-	row          *stateFact                             // the function returns a looked-up row
-	clears       []clearAt                              // statements that remove rows an insert may write again
-	deletes      []deleteAt                             // statements that delete rows, whatever their WHERE (moves)
+	excuses      map[*decision]bool                                // failures that lose nothing (excused), built lazily
+	tick         bool                                              // a handler that reads nothing of its message (tick.go)
+	recTests     map[*decision]map[*ssa.BasicBlock]*ssa.BasicBlock // the blocks testing what a failure counted (recordTests), built lazily
+	writes       map[string]map[string]bool                        // table, collection or model → the columns written, here or in a callee
+	drops        []ssa.CallInstruction                             // naks without requeue in a program that declares no dead-letter exchange
+	nacked       map[*ssa.BasicBlock]bool                          // blocks that nak the message: the broker has it back (or drops it)
+	row          *stateFact                                        // the function returns a looked-up row
+	clears       []clearAt                                         // statements that remove rows an insert may write again
+	deletes      []deleteAt                                        // statements that delete rows, whatever their WHERE (moves)
 	redisMarks   int
 	// sends: the function publishes a message, here or in a callee (an
 	// effect only with -publish): a step whose failure is no poison

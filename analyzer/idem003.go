@@ -60,7 +60,10 @@ iteration wrote that row's state: the next sweep takes the row again
 next_run_at <= $1, that the iteration moves on). Nor does a loop that
 counts a failure (failed++) or collects its error (errs = append(errs,
 err)) and goes on, when a test of that count or collection after the
-loop returns an error: the failure is reported, later. Nor does a
+loop returns an error: the failure is reported, later (a test whose
+"some failed" side only logs does not report it). Nor does an ack after a
+nak on the same path (the broker has the message back: the first of
+Pub/Sub's Nack and Ack wins, an ack after a nak is refused). Nor does a
 handler that reads nothing of its message beyond decoding it (a periodic
 task's tick: no field of its payload or arguments is read) when the step
 failed outside a loop: the message carried nothing, and the next tick
@@ -385,7 +388,9 @@ func (s *summary) benignOnly(side *ssa.BasicBlock) bool {
 }
 
 // failureReaches reports whether b can be reached from f's failure side
-// without passing f's test again, nor a test of what the failure side
+// without passing f's test again, nor a nak of the message (the broker has
+// it back: an ack after it is refused or changes nothing, as the first of
+// Pub/Sub's Nack and Ack wins), nor a test of what the failure side
 // counted or collected (see recordTests), nor the success side of a later test of
 // the same error (a retry loop that breaks on success and tests the error
 // once more after the loop), nor the side of a branch that classifies an
@@ -395,8 +400,11 @@ func (s *summary) failureReaches(f *decision, b *ssa.BasicBlock) bool {
 	cut := s.retests(f)
 	tests := s.recordTests(f)
 	return pathTo([]*ssa.BasicBlock{f.fresh}, b, f.blk, func(x *ssa.BasicBlock) []*ssa.BasicBlock {
-		if s.hasSource(x) || s.republished[x] || tests[x] {
+		if s.hasSource(x) || s.republished[x] || s.nacked[x] {
 			return nil
+		}
+		if side, ok := tests[x]; ok {
+			return nonNil(side)
 		}
 		var out []*ssa.BasicBlock
 		for _, succ := range x.Succs {

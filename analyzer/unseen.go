@@ -312,8 +312,11 @@ func (a *pkgAnalysis) failedWork(s *summary, d *decision) bool {
 func (a *pkgAnalysis) unsettledPath(s *summary, d *decision, b *ssa.BasicBlock) bool {
 	tests := s.recordTests(d)
 	return pathTo([]*ssa.BasicBlock{d.fresh}, b, d.blk, func(x *ssa.BasicBlock) []*ssa.BasicBlock {
-		if s.hasSource(x) || a.settles(s, x) || tests[x] {
+		if s.hasSource(x) || a.settles(s, x) {
 			return nil
+		}
+		if side, ok := tests[x]; ok {
+			return nonNil(side)
 		}
 		return feasibleSuccs(x)
 	})

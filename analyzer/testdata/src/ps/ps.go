@@ -103,3 +103,15 @@ func logOnly(ctx context.Context, sub *pubsub.Subscription) error {
 		m.Ack()
 	})
 }
+
+// nackThenAck naks a message whose step failed and falls through to the
+// ack: the first of Nack and Ack wins, and the message is redelivered.
+func nackThenAck(ctx context.Context, sub *pubsub.Subscription, db *sql.DB) error {
+	return sub.Receive(ctx, func(ctx context.Context, m *pubsub.Message) {
+		o, _ := shop.Decode(m.Data)
+		if err := shop.SendSMS(ctx, o.Phone, "hi"); err != nil { // want `IDEM001`
+			m.Nack()
+		}
+		m.Ack()
+	})
+}

@@ -55,6 +55,36 @@ func sweepCountedOnly(ctx context.Context, p *points, users []string) error {
 	return nil
 }
 
+func sweepCountedWarned(ctx context.Context, p *points, users []string) error {
+	failed := 0
+	for _, u := range users {
+		if err := p.AddPoints(ctx, u, 1); err != nil {
+			failed++
+			continue
+		}
+	}
+	if failed > 0 {
+		log.Printf("%d users failed", failed)
+	} else {
+		log.Print("all users done")
+	}
+	return nil
+}
+
+func sweepNoneFailed(ctx context.Context, p *points, users []string) error {
+	failed := 0
+	for _, u := range users {
+		if err := p.AddPoints(ctx, u, 1); err != nil {
+			failed++
+			continue
+		}
+	}
+	if failed == 0 {
+		return nil
+	}
+	return fmt.Errorf("%d users failed", failed)
+}
+
 // countedTask fails when a user failed: the task is retried.
 func countedTask(ctx context.Context, t *asynq.Task) error {
 	return sweepCounted(ctx, &points{}, []string{string(t.Payload())})
@@ -68,4 +98,14 @@ func collectedTask(ctx context.Context, t *asynq.Task) error {
 // countedOnlyTask only logs the count: the failed users are lost.
 func countedOnlyTask(ctx context.Context, t *asynq.Task) error {
 	return sweepCountedOnly(ctx, &points{}, []string{string(t.Payload())}) // want `handler countedOnlyTask returns the result of idem003.sweepCountedOnly, which is nil when .*points.AddPoints \(inside idem003.sweepCountedOnly, which reports success\) fails`
+}
+
+// warnedTask tests the count only to log it: the failed users are lost.
+func warnedTask(ctx context.Context, t *asynq.Task) error {
+	return sweepCountedWarned(ctx, &points{}, []string{string(t.Payload())}) // want `handler warnedTask returns the result of idem003.sweepCountedWarned, which is nil when .*points.AddPoints \(inside idem003.sweepCountedWarned, which reports success\) fails`
+}
+
+// noneFailedTask succeeds only when no user failed: the task is retried.
+func noneFailedTask(ctx context.Context, t *asynq.Task) error {
+	return sweepNoneFailed(ctx, &points{}, []string{string(t.Payload())})
 }
