@@ -36,8 +36,8 @@ import (
 // already (with whether theirs does); they are not returned again. A
 // function that returns a message the catalog knows is left to the
 // message's own rules.
-func (a *pkgAnalysis) derivedWrappers(known map[*ssa.Function]bool) map[*ssa.Function]bool {
-	found := map[*ssa.Function]bool{} // → commits
+func (a *pkgAnalysis) derivedWrappers(known map[*ssa.Function]bool) map[*ssa.Function]derived {
+	found := map[*ssa.Function]derived{}
 	fetch := func(ci ssa.CallInstruction) (is, commits bool) {
 		if a.callHas(ci, knowledge.Fetch) {
 			return true, a.commitsOnRead([]ssa.CallInstruction{ci})
@@ -47,8 +47,8 @@ func (a *pkgAnalysis) derivedWrappers(known map[*ssa.Function]bool) map[*ssa.Fun
 			targets = []*ssa.Function{g}
 		}
 		for _, g := range targets {
-			if c, ok := found[g]; ok {
-				return true, c
+			if d, ok := found[g]; ok {
+				return true, d.commits
 			}
 			if c, ok := known[g]; ok {
 				return true, c
@@ -66,19 +66,20 @@ func (a *pkgAnalysis) derivedWrappers(known map[*ssa.Function]bool) map[*ssa.Fun
 				continue
 			}
 			fetched := map[ssa.Value]bool{}
-			commits := false
+			var d derived
 			for ci := range callsIn(fn) {
 				if is, c := fetch(ci); is {
 					if call, ok := ci.(*ssa.Call); ok {
 						fetched[call] = true
-						commits = commits || c
+						d.commits = d.commits || c
+						d.calls = append(d.calls, ci)
 					}
 				}
 			}
 			if len(fetched) == 0 || !handsBack(fn, fetched) {
 				continue
 			}
-			found[fn] = commits
+			found[fn] = d
 			grew = true
 		}
 		if !grew {
@@ -86,6 +87,13 @@ func (a *pkgAnalysis) derivedWrappers(known map[*ssa.Function]bool) map[*ssa.Fun
 		}
 	}
 	return found
+}
+
+// derived is a wrapper derivedWrappers found: its fetches, and whether
+// one of them acks by itself.
+type derived struct {
+	commits bool
+	calls   []ssa.CallInstruction
 }
 
 // handsBack reports whether fn returns, as its first result that is not an

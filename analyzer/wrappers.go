@@ -61,8 +61,14 @@ func (a *pkgAnalysis) learnWrappers() {
 	for fn, w := range wrappers {
 		known[fn] = w.commits
 	}
-	for fn, commits := range a.derivedWrappers(known) {
-		wrappers[fn] = learnt{commits, nil}
+	for fn, d := range a.derivedWrappers(known) {
+		// The program's own named type of what it hands back (type
+		// Message kafka.Message) is a message of the client's.
+		var msg *knowledge.Message
+		if t := valueResult(fn); t != nil {
+			msg = a.wrapperMessage(t, d.calls)
+		}
+		wrappers[fn] = learnt{d.commits, msg}
 	}
 	adapters := append(a.adapterMessages(), a.eventMessages()...)
 	if len(wrappers) == 0 && len(adapters) == 0 {
