@@ -151,27 +151,12 @@ func builtFrom(v ssa.Value, fetched map[ssa.Value]bool, depth int) bool {
 	if fetched[v] {
 		return true
 	}
+	if x, ok := partOf(v); ok {
+		return builtFrom(x, fetched, depth+1)
+	}
 	switch x := v.(type) {
 	case *ssa.Extract:
 		return builtFrom(x.Tuple, fetched, depth+1)
-	case *ssa.Field:
-		return builtFrom(x.X, fetched, depth+1)
-	case *ssa.FieldAddr:
-		return builtFrom(x.X, fetched, depth+1)
-	case *ssa.Index:
-		return builtFrom(x.X, fetched, depth+1)
-	case *ssa.IndexAddr:
-		return builtFrom(x.X, fetched, depth+1)
-	case *ssa.Slice:
-		return builtFrom(x.X, fetched, depth+1)
-	case *ssa.UnOp:
-		return x.Op == token.MUL && builtFrom(x.X, fetched, depth+1)
-	case *ssa.Convert:
-		return builtFrom(x.X, fetched, depth+1)
-	case *ssa.ChangeType:
-		return builtFrom(x.X, fetched, depth+1)
-	case *ssa.MakeInterface:
-		return builtFrom(x.X, fetched, depth+1)
 	case *ssa.Phi:
 		for _, e := range x.Edges {
 			if builtFrom(e, fetched, depth+1) {
@@ -190,11 +175,43 @@ func builtFrom(v ssa.Value, fetched map[ssa.Value]bool, depth int) bool {
 			}
 		}
 	case *ssa.Alloc:
-		// A local the function stores the value into.
-		for _, r := range *x.Referrers() {
-			if st, ok := r.(*ssa.Store); ok && st.Addr == x && builtFrom(st.Val, fetched, depth+1) {
-				return true
-			}
+		return storedFrom(x, func(v ssa.Value) bool { return builtFrom(v, fetched, depth+1) })
+	}
+	return false
+}
+
+// partOf returns the value v takes a part of (a field, an element, a
+// slice, what a pointer points to) or converts, and whether it does.
+func partOf(v ssa.Value) (ssa.Value, bool) {
+	switch x := v.(type) {
+	case *ssa.Field:
+		return x.X, true
+	case *ssa.FieldAddr:
+		return x.X, true
+	case *ssa.Index:
+		return x.X, true
+	case *ssa.IndexAddr:
+		return x.X, true
+	case *ssa.Slice:
+		return x.X, true
+	case *ssa.UnOp:
+		return x.X, x.Op == token.MUL
+	case *ssa.Convert:
+		return x.X, true
+	case *ssa.ChangeType:
+		return x.X, true
+	case *ssa.MakeInterface:
+		return x.X, true
+	}
+	return nil, false
+}
+
+// storedFrom reports whether a value stored into the local al (a range
+// variable, a variable assigned in branches) satisfies from.
+func storedFrom(al *ssa.Alloc, from func(ssa.Value) bool) bool {
+	for _, r := range *al.Referrers() {
+		if st, ok := r.(*ssa.Store); ok && st.Addr == al && from(st.Val) {
+			return true
 		}
 	}
 	return false

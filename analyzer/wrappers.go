@@ -297,21 +297,10 @@ func copiedFrom(v ssa.Value, fetched map[ssa.Value]bool, depth int) bool {
 	if fetched[v] {
 		return depth > 0 // a field of it, not the fetched value itself
 	}
+	if x, ok := partOf(v); ok {
+		return copiedFrom(x, fetched, depth+1)
+	}
 	switch x := v.(type) {
-	case *ssa.Field:
-		return copiedFrom(x.X, fetched, depth+1)
-	case *ssa.FieldAddr:
-		return copiedFrom(x.X, fetched, depth+1)
-	case *ssa.IndexAddr:
-		return copiedFrom(x.X, fetched, depth+1)
-	case *ssa.Index:
-		return copiedFrom(x.X, fetched, depth+1)
-	case *ssa.UnOp:
-		return x.Op == token.MUL && copiedFrom(x.X, fetched, depth+1)
-	case *ssa.Convert:
-		return copiedFrom(x.X, fetched, depth+1)
-	case *ssa.ChangeType:
-		return copiedFrom(x.X, fetched, depth+1)
 	case *ssa.Call:
 		if x.Call.IsInvoke() || len(x.Call.Args) != 1 {
 			return false
@@ -319,11 +308,7 @@ func copiedFrom(v ssa.Value, fetched map[ssa.Value]bool, depth int) bool {
 		return copiedFrom(x.Call.Args[0], fetched, depth+1)
 	case *ssa.Alloc:
 		// A range variable: a local the loop stores each element into.
-		for _, r := range *x.Referrers() {
-			if st, ok := r.(*ssa.Store); ok && st.Addr == x && copiedFrom(st.Val, fetched, depth+1) {
-				return true
-			}
-		}
+		return storedFrom(x, func(v ssa.Value) bool { return copiedFrom(v, fetched, depth+1) })
 	}
 	return false
 }
