@@ -15,6 +15,17 @@ import (
 
 var decodeName = []string{"Unmarshal", "Decode", "Parse", "Valid", "Bind", "Scan", "Atoi", "Convert"}
 
+// decodingName reports whether a function's name says it decodes, parses
+// or validates (json.Unmarshal, parseEvent, sdk.JSONUnmarshal).
+func decodingName(name string) bool {
+	for _, n := range decodeName {
+		if strings.Contains(name, n) || strings.HasPrefix(name, strings.ToLower(n)) {
+			return true
+		}
+	}
+	return false
+}
+
 // failureSide returns which successor of in (0 or 1) is the failure side of
 // an error test (err != nil), -1 when in is no such test. Errors of decoding
 // and validation, of acks, and of reads do not count: acking a message that
@@ -221,10 +232,8 @@ func (a *pkgAnalysis) failingCall(v ssa.Value, depth int) bool {
 		if !x.Call.IsInvoke() && !hasContextParam(fn) && a.dependency(fn) {
 			return false
 		}
-		for _, n := range decodeName {
-			if strings.Contains(fn.Name(), n) || strings.HasPrefix(fn.Name(), strings.ToLower(n)) {
-				return false
-			}
+		if decodingName(fn.Name()) {
+			return false
 		}
 		// A function of this package that performs no effect, writes
 		// nothing (not even idempotently), publishes nothing, checks no

@@ -3,7 +3,6 @@ package analyzer
 import (
 	"go/token"
 	"go/types"
-	"strings"
 
 	"github.com/idemkit/idem/analyzer/knowledge"
 	"golang.org/x/tools/go/ssa"
@@ -38,15 +37,17 @@ import (
 // message's own rules.
 func (a *pkgAnalysis) derivedWrappers(known map[*ssa.Function]bool) map[*ssa.Function]derived {
 	found := map[*ssa.Function]derived{}
+	targets := func(ci ssa.CallInstruction) []*ssa.Function {
+		if g := ci.Common().StaticCallee(); g != nil {
+			return []*ssa.Function{g}
+		}
+		return a.callees[ci]
+	}
 	fetch := func(ci ssa.CallInstruction) (is, commits bool) {
 		if a.callHas(ci, knowledge.Fetch) {
 			return true, a.commitsOnRead([]ssa.CallInstruction{ci})
 		}
-		targets := a.callees[ci]
-		if g := ci.Common().StaticCallee(); g != nil {
-			targets = []*ssa.Function{g}
-		}
-		for _, g := range targets {
+		for _, g := range targets(ci) {
 			if d, ok := found[g]; ok {
 				return true, d.commits
 			}
@@ -56,9 +57,14 @@ func (a *pkgAnalysis) derivedWrappers(known map[*ssa.Function]bool) map[*ssa.Fun
 		}
 		return false, false
 	}
-	for range 3 { // a wrapper of a wrapper of a wrapper
-		grew := false
-		for _, fn := range a.funcs {
+	// The first pass reads every function of the program; a later one only
+	// the callers of the wrappers the pass before found (a wrapper of a
+	// wrapper), at most three deep.
+	callers := map[*ssa.Function][]*ssa.Function{}
+	todo := a.funcs
+	for depth := 0; depth < 3 && len(todo) > 0; depth++ {
+		var next []*ssa.Function
+		for _, fn := range todo {
 			if _, done := found[fn]; done || fn.Parent() != nil || fn.Blocks == nil || !a.local(fn.Pkg) {
 				continue
 			}
@@ -68,6 +74,13 @@ func (a *pkgAnalysis) derivedWrappers(known map[*ssa.Function]bool) map[*ssa.Fun
 			fetched := map[ssa.Value]bool{}
 			var d derived
 			for ci := range callsIn(fn) {
+				if depth == 0 {
+					for _, g := range targets(ci) {
+						if c := callers[g]; len(c) == 0 || c[len(c)-1] != fn {
+							callers[g] = append(c, fn)
+						}
+					}
+				}
 				if is, c := fetch(ci); is {
 					if call, ok := ci.(*ssa.Call); ok {
 						fetched[call] = true
@@ -76,15 +89,13 @@ func (a *pkgAnalysis) derivedWrappers(known map[*ssa.Function]bool) map[*ssa.Fun
 					}
 				}
 			}
-			if len(fetched) == 0 || !handsBack(fn, fetched) {
+			if len(d.calls) == 0 || !a.handsBack(fn, fetched) {
 				continue
 			}
 			found[fn] = d
-			grew = true
+			next = append(next, callers[fn]...)
 		}
-		if !grew {
-			break
-		}
+		todo = next
 	}
 	return found
 }
@@ -99,7 +110,7 @@ type derived struct {
 // handsBack reports whether fn returns, as its first result that is not an
 // error, a value built from one of the fetched calls' results, or decodes
 // such a value into a pointer it was given.
-func handsBack(fn *ssa.Function, fetched map[ssa.Value]bool) bool {
+func (a *pkgAnalysis) handsBack(fn *ssa.Function, fetched map[ssa.Value]bool) bool {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			switch x := instr.(type) {
@@ -114,7 +125,7 @@ func handsBack(fn *ssa.Function, fetched map[ssa.Value]bool) bool {
 					break // the first result that is not an error
 				}
 			case *ssa.Call:
-				if decodesInto(x, fetched) {
+				if a.decodesInto(x, fetched) {
 					return true
 				}
 			}
@@ -124,10 +135,11 @@ func handsBack(fn *ssa.Function, fetched map[ssa.Value]bool) bool {
 }
 
 // decodesInto reports whether c decodes a value built from a fetched
-// result into a parameter of its function (json.Unmarshal(b, value)).
-func decodesInto(c *ssa.Call, fetched map[ssa.Value]bool) bool {
+// result into a parameter of its function (json.Unmarshal(b, value)): c
+// calls a decoder of the catalog, or a function named as one.
+func (a *pkgAnalysis) decodesInto(c *ssa.Call, fetched map[ssa.Value]bool) bool {
 	g := c.Call.StaticCallee()
-	if g == nil || !strings.Contains(g.Name(), "Unmarshal") && !strings.Contains(g.Name(), "Decode") {
+	if g == nil || !a.cat.Has(callee(c.Common()), knowledge.Decode) && !decodingName(g.Name()) {
 		return false
 	}
 	into, from := false, false

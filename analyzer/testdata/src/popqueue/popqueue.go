@@ -10,6 +10,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"log"
+	"strconv"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -77,8 +78,43 @@ func inlineWorker(ctx context.Context, rdb *redis.Client, db *sql.DB) error {
 	}
 }
 
+// idQueue pops order ids: PopID parses the id out of the reply, and the
+// service's Next hands on what PopID returned (a wrapper of a wrapper).
+type idQueue struct{ c *redis.Client }
+
+func (q *idQueue) PopID(ctx context.Context) (int64, bool, error) {
+	res, err := q.c.BRPop(ctx, time.Second, "orders").Result()
+	if err != nil {
+		return 0, false, err
+	}
+	id, err := strconv.ParseInt(res[1], 10, 64)
+	return id, err == nil, err
+}
+
+type orderService struct {
+	q  *idQueue
+	db *sql.DB
+}
+
+func (s *orderService) Next(ctx context.Context) (int64, bool, error) {
+	return s.q.PopID(ctx)
+}
+
+func (s *orderService) Run(ctx context.Context) {
+	for {
+		id, ok, err := s.Next(ctx) // want `auto-ack consumer popqueue.orderService.Next \(commits by itself\) acks each message before handler orderService.Run performs sql.DB.ExecContext`
+		if err != nil || !ok {
+			continue
+		}
+		if _, err := s.db.ExecContext(ctx, `UPDATE orders SET reminders = reminders + 1 WHERE id = $1`, id); err != nil { // want `in handler orderService.Run is not guarded by a dedup check \(IDEM001\)`
+			log.Printf("remind: %v", err)
+		}
+	}
+}
+
 func startWorkers(rdb *redis.Client, db *sql.DB) {
 	w := &balanceWorker{store: &redisQueue{c: rdb}, db: db}
 	go w.Run(context.Background())
+	go (&orderService{q: &idQueue{c: rdb}, db: db}).Run(context.Background())
 	go inlineWorker(context.Background(), rdb, db)
 }
