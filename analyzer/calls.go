@@ -336,9 +336,8 @@ func (a *pkgAnalysis) visitLocal(s *summary, ci ssa.CallInstruction, f *ssa.Func
 		}
 	}
 	if cs.dedup != nil {
-		a.addFuncCheck(s, ci, fn, cs.dedup, args)
-		if ci.Common().IsInvoke() {
-			s.checks[len(s.checks)-1].desc = via // the interface method, and its implementation
+		if c := a.addFuncCheck(s, ci, fn, cs.dedup, args); c != nil && ci.Common().IsInvoke() {
+			c.desc = via // the interface method, and its implementation
 		}
 		did = true
 	}
@@ -1071,7 +1070,13 @@ func replyParts(m *ssa.Call) (val, err ssa.Value) {
 }
 
 // addFuncCheck records a call to a function that returns a dedup decision.
-func (a *pkgAnalysis) addFuncCheck(s *summary, ci ssa.CallInstruction, fn *types.Func, f *dedupFact, args []ssa.Value) {
+// A helper that only maps a check's error to a bool (errverdicts.go)
+// passes that check's decision on instead: it returns nil then.
+func (a *pkgAnalysis) addFuncCheck(s *summary, ci ssa.CallInstruction, fn *types.Func, f *dedupFact, args []ssa.Value) *check {
+	if f.FromErr > 0 {
+		s.addErrVerdict(ci, f, args)
+		return nil
+	}
 	name := "func literal"
 	if fn != nil {
 		name = shortFunc(fn)
@@ -1082,16 +1087,12 @@ func (a *pkgAnalysis) addFuncCheck(s *summary, ci ssa.CallInstruction, fn *types
 		c.key = arg(args, f.KeyParam)
 	}
 	s.checks = append(s.checks, c)
-	call, ok := ci.(*ssa.Call)
-	if !ok {
-		return
+	if call, ok := ci.(*ssa.Call); ok {
+		if v := result(call, f.Result); v != nil {
+			s.values[v] = &dval{chk: c, kind: f.Kind, t: f.T, f: f.F, s: f.S, sentinel: f.Sentinel}
+		}
 	}
-	v := result(call, f.Result)
-	if v == nil {
-		return
-	}
-	d := &dval{chk: c, kind: f.Kind, t: f.T, f: f.F, s: f.S, sentinel: f.Sentinel}
-	s.values[v] = d
+	return c
 }
 
 // effectRule classifies a catalogued effect call.

@@ -184,6 +184,12 @@
 // unguarded effects (reported at the handler's call with the effect's
 // position as related information), which return a dedup result (which
 // result, which polarity), and which call a callback only for a fresh key.
+// A dedup result passes through the program's layers: a method that
+// returns a compare-and-set's Scan error as it is (sqlc's `:one` UPDATE …
+// RETURNING), a helper that maps an error parameter to a bool
+// (casResult(row, err): false on sql.ErrNoRows, true on nil), and a
+// variable a transaction's closure sets (err := s.WithTx(ctx, func(q) error
+// { row, ok, err = claimTx(ctx, q, id); return err }); … return ok).
 //
 // Directives: //idem:handler, //idem:effect and //idem:dedup on a function
 // (or interface method; //idem:dedup true=duplicate when its bool result

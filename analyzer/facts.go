@@ -100,11 +100,17 @@ type dedupFact struct {
 	KeyParam int            // the parameter the key comes from, -1 if unknown
 	Store    knowledge.Kind // where the dedup record is written (knowledge.SQL, knowledge.Redis), 0 if unknown
 	Pooled   bool           // the record is written on a pool: it commits on its own
+	// FromErr, if not 0, is 1 + the index of the error parameter the bool
+	// result is derived from (errverdicts.go): T and F are relative to it.
+	FromErr int
 }
 
 func (*dedupFact) AFact() {}
 
 func (f *dedupFact) String() string {
+	if f.FromErr > 0 {
+		return fmt.Sprintf("verdict(result %d of error parameter %d: true=%s, false=%s)", f.Result, f.FromErr-1, f.T, f.F)
+	}
 	switch f.Kind {
 	case vBool:
 		return fmt.Sprintf("dedup(result %d: true=%s, false=%s)", f.Result, f.T, f.F)

@@ -706,6 +706,7 @@ func (a *pkgAnalysis) analyse(s *summary) {
 		s.root = true
 	}
 	a.readModifyWrite(s)
+	a.capturedDecisions(s)
 	// Plain inserts whose error is tested for a unique violation are checks.
 	if s.unique {
 		for _, o := range s.occs {

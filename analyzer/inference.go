@@ -52,7 +52,10 @@ func (a *pkgAnalysis) inferGuardedParams(s *summary) {
 // only on a fresh path.
 func (a *pkgAnalysis) inferDedup(s *summary) {
 	a.inferDedupResult(s)
-	if s.dedup == nil {
+	if s.dedup == nil && len(s.checks) == 0 && !s.root {
+		s.dedup = a.errVerdict(s)
+	}
+	if s.dedup == nil || s.dedup.FromErr > 0 {
 		return
 	}
 	// The store the record is written to, when every check agrees, and
@@ -136,6 +139,10 @@ func (a *pkgAnalysis) inferDedupResult(s *summary) {
 			return
 		}
 		if i == errIdx {
+			if f := s.passedErr(returns, i, keyParam); f != nil {
+				s.dedup = f
+				return
+			}
 			ok, any := true, false
 			for _, r := range returns {
 				v := returned(r, i)
@@ -151,6 +158,28 @@ func (a *pkgAnalysis) inferDedupResult(s *summary) {
 			}
 		}
 	}
+}
+
+// passedErr recognises an error result that passes one dedup-capable
+// statement's error on at every return, as sqlc's `:one` methods return a compare-and-set's
+// Scan error (return i, err): its callers tell fresh (nil) from
+// duplicate (sql.ErrNoRows) by it.
+func (s *summary) passedErr(returns []*ssa.Return, i, keyParam int) *dedupFact {
+	var d0 *dval
+	for _, r := range returns {
+		d := s.values[returned(r, i)]
+		if d == nil || d.kind != vErr || d0 != nil && (d.chk != d0.chk || d.t != d0.t || d.f != d0.f || d.s != d0.s) {
+			return nil
+		}
+		d0 = d
+	}
+	// Only a statement that decides by itself (a conditional UPDATE,
+	// INSERT … ON CONFLICT DO NOTHING … RETURNING): a lookup's error
+	// tells found or not, which its callers judge as lookups (states.go).
+	if d0 == nil || d0.chk.kind != ckSQL || d0.t != implFresh && d0.s != implFresh {
+		return nil
+	}
+	return &dedupFact{Result: i, Kind: vErr, T: d0.t, F: d0.f, S: d0.s, Sentinel: d0.sentinel, KeyParam: keyParam}
 }
 
 // intDedup recognises an integer result that passes on one check's rows

@@ -1,0 +1,94 @@
+package analyzer
+
+import (
+	"go/token"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// capturedDecisions carries a decision out of a closure through a
+// variable it captures: a store method runs its compare-and-set in a
+// transaction's closure and returns what the closure set,
+//
+//	err := s.WithTx(ctx, func(q *db.Queries) error {
+//		row, ok, err = s.claimTx(ctx, q, attempt)
+//		return err
+//	})
+//	…
+//	return row, ok, nil
+//
+// The call that runs the closure becomes a check of fn, and the loads of
+// the variable after it carry the closure's decision.
+func (a *pkgAnalysis) capturedDecisions(s *summary) {
+	for _, b := range s.fn.Blocks {
+		for _, instr := range b.Instrs {
+			mc, ok := instr.(*ssa.MakeClosure)
+			if !ok {
+				continue
+			}
+			cl, ok := mc.Fn.(*ssa.Function)
+			run := closureRun(mc)
+			if !ok || run == nil {
+				continue
+			}
+			var cs *summary
+			for i, bound := range mc.Bindings {
+				al, ok := bound.(*ssa.Alloc)
+				if !ok || i >= len(cl.FreeVars) {
+					continue
+				}
+				if cs == nil {
+					cs = a.summary(cl)
+				}
+				d := onlyStored(cs, cl.FreeVars[i])
+				if d == nil || d.chk == nil {
+					continue
+				}
+				c := &check{call: run, pos: run.Pos(), desc: d.chk.desc, kind: ckFunc, store: d.chk.store, pooled: d.chk.pooled}
+				loads := 0
+				for _, r := range *al.Referrers() {
+					if ld, ok := r.(*ssa.UnOp); ok && ld.Op == token.MUL && runsBefore(run, ld) {
+						s.values[ld] = &dval{chk: c, kind: d.kind, t: d.t, f: d.f, s: d.s, sentinel: d.sentinel}
+						loads++
+					}
+				}
+				if loads > 0 {
+					s.checks = append(s.checks, c)
+				}
+			}
+		}
+	}
+}
+
+// closureRun returns the call that runs the closure mc at once: the call
+// of mc itself, or the one call mc is passed to (a transaction helper).
+func closureRun(mc *ssa.MakeClosure) *ssa.Call {
+	var run *ssa.Call
+	for _, r := range *mc.Referrers() {
+		call, ok := r.(*ssa.Call)
+		if !ok || run != nil {
+			return nil // stored, deferred, run in a goroutine, or passed twice
+		}
+		run = call
+	}
+	return run
+}
+
+// onlyStored returns the decision value the closure stores into its free
+// variable fv, when that is the only store into it.
+func onlyStored(cs *summary, fv *ssa.FreeVar) *dval {
+	var d *dval
+	for _, r := range *fv.Referrers() {
+		st, ok := r.(*ssa.Store)
+		if !ok || st.Addr != fv {
+			continue
+		}
+		if d != nil {
+			return nil
+		}
+		if d = cs.values[st.Val]; d == nil {
+			return nil
+		}
+	}
+	return d
+}
