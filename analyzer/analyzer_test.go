@@ -10,7 +10,7 @@ import (
 
 func TestAnalyzer(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), analyzer.Analyzer, "a", "rabbit", "gomqx", "smsdk", "shop", "saramax", "orders", "js", "redisx", "kafkago", "wm", "ps", "sqsx", "asynqx", "franz", "confluent", "rocket", "svc/pg", "svc", "realistic", "orm", "mongowrap", "sqlcx",
-		"nsqx", "pulsarx", "gocloudx", "riverx", "daprx", "microx", "azsbx", "sqsv1x", "redislist", "mailx", "notifyx", "entx", "entq", "bunx", "mqttx", "slackx", "popx", "statex", "stanx", "natscore", "bulkx", "grpcx", "archivex", "dpkafkax", "builderx", "lambdax", "clusterx", "embedx", "bunconflict", "squirrelx", "gizmox", "rpcquery", "replacex", "inferx", "lockx", "republish", "gormv1x", "clickhousex", "bookkeepingx", "postgrestx", "casresult")
+		"nsqx", "pulsarx", "gocloudx", "riverx", "daprx", "microx", "azsbx", "sqsv1x", "redislist", "mailx", "notifyx", "entx", "entq", "bunx", "mqttx", "slackx", "popx", "statex", "stanx", "natscore", "bulkx", "grpcx", "archivex", "dpkafkax", "builderx", "lambdax", "clusterx", "embedx", "bunconflict", "squirrelx", "gizmox", "rpcquery", "replacex", "inferx", "lockx", "republish", "gormv1x", "clickhousex", "bookkeepingx", "postgrestx", "casresult", "retryexec")
 }
 
 // TestFlags runs package flags with every flag set.

@@ -220,6 +220,13 @@ func (a *pkgAnalysis) addVia(s *summary, ci ssa.CallInstruction, via string, inn
 			return
 		}
 	}
+	if inner.freeText > 0 {
+		// The text of a closure made here and run by the call (a retry
+		// helper's): the value it captured decides.
+		if b := boundTo(ci, inner.instr.Parent(), inner.freeText-1); b != nil && !a.resolveParam(o, b) {
+			return
+		}
+	}
 	if !a.resolveKey(o, ci, args) {
 		return
 	}
@@ -1098,7 +1105,7 @@ func (a *pkgAnalysis) addFuncCheck(s *summary, ci ssa.CallInstruction, fn *types
 // effectRule classifies a catalogued effect call.
 func (a *pkgAnalysis) effectRule(s *summary, ci ssa.CallInstruction, r bound, recv ssa.Value, args []ssa.Value) {
 	cc := ci.Common()
-	if a.queuePkgs[pkgOf(s.fn)] {
+	if a.queuePkgs[pkgOf(s.fn)] || a.listPush(s, cc, r) {
 		// The program's own queue storing an item: publishing.
 		a.addPublish(s, ci, describeCall(cc), recv)
 		return
@@ -1131,6 +1138,8 @@ func (a *pkgAnalysis) effectRule(s *summary, ci ssa.CallInstruction, r bound, re
 			}
 			o := a.addEffect(s, ci, describeCall(cc)+" (query text not constant)", knowledge.SQL, recv)
 			o.param = param
+			_, cargs := splitArgs(cc)
+			o.freeText = freeVarIndex(s.fn, peel(arg(cargs, r.arg)))
 			if param >= 0 {
 				// The caller's text decides; a query's is a read
 				// unless it writes (INSERT … RETURNING through a

@@ -92,3 +92,51 @@ func onlyStored(cs *summary, fv *ssa.FreeVar) *dval {
 	}
 	return d
 }
+
+// freeVarIndex returns 1 + the index of v among fn's free variables, 0
+// when v is none of them.
+func freeVarIndex(fn *ssa.Function, v ssa.Value) int {
+	if ld, ok := v.(*ssa.UnOp); ok && ld.Op == token.MUL {
+		v = ld.X // captured by reference, as closures capture
+	}
+	for i, fv := range fn.FreeVars {
+		if fv == v {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// boundTo returns the value the closure cl captured as its free variable
+// i, when ci is given the closure made at its call site (an argument, or
+// the function called), nil otherwise.
+func boundTo(ci ssa.CallInstruction, cl *ssa.Function, i int) ssa.Value {
+	cc := ci.Common()
+	for _, v := range append([]ssa.Value{cc.Value}, cc.Args...) {
+		mc, ok := peel(v).(*ssa.MakeClosure)
+		if !ok || mc.Fn != cl || i >= len(mc.Bindings) {
+			continue
+		}
+		b := mc.Bindings[i]
+		if al, ok := b.(*ssa.Alloc); ok {
+			return onlyStore(al) // the variable's value, when it is set once
+		}
+		return b
+	}
+	return nil
+}
+
+// onlyStore returns the value stored into al when one store sets it, nil
+// otherwise.
+func onlyStore(al *ssa.Alloc) ssa.Value {
+	var v ssa.Value
+	for _, r := range *al.Referrers() {
+		if st, ok := r.(*ssa.Store); ok && st.Addr == al {
+			if v != nil {
+				return nil
+			}
+			v = st.Val
+		}
+	}
+	return v
+}

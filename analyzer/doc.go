@@ -50,9 +50,10 @@
 // that writes k, the rows of a key rewritten; the parameters' values are
 // not compared),
 // read from constant query text (constants, concatenations, fmt.Sprintf
-// formats, package variables, struct fields the package sets, functions from
+// formats, a %s or %v of a constant replaced by it, package variables, struct fields the package sets, functions from
 // one string to a string such as a dialect's Rebind, a helper's parameter
-// given a constant by its caller); an Exec whose text is not constant is
+// given a constant by its caller, also through a closure that captures it
+// and that the helper hands to a retry function); an Exec whose text is not constant is
 // taken as a non-idempotent write, a Query of unknown text as a read (a
 // Query whose text a wrapper's caller gives is decided by that text: INSERT
 // … RETURNING through a store's QueryRowContext writes); an
@@ -121,7 +122,8 @@
 // function begins itself, if its duplicate side never commits it; an
 // insert setting every column of a natural unique key that the module's
 // SQL files declare (CREATE UNIQUE INDEX … (document_id, sequence_number),
-// a composite primary key, UNIQUE on a column other than id; not a key the
+// a composite primary key, UNIQUE on a column other than id, a ClickHouse
+// ReplacingMergeTree's ORDER BY, through renames; not a key the
 // database fills, as SERIAL or DEFAULT gen_random_uuid(), nor a
 // single-column primary key, which programs fill with fresh ids; read in
 // the whole-program mode from the module's .sql files, down migrations
@@ -159,7 +161,9 @@
 // First(&o) or xorm Get(&o) row and an update of the same model type that
 // names the column, sets the field, or saves the whole row) — also accepted as
 // check-then-act, and reported with -strict; a state that nothing writes is
-// validation, not a dedup; functions marked
+// validation, not a dedup; a remote call named as a claim (ClaimJob,
+// TryClaimTask) whose reply's Claimed field or GetClaimed() decides a
+// branch (another service hands the job to one worker); functions marked
 // //idem:dedup or named with -dedup; WATCH of a key, EXISTS on it and a
 // MULTI that sets it with the effect. The check's key must be able to
 // repeat: a key built only from time.Now, or with any part new on every
@@ -255,7 +259,10 @@
 // replayed to its targets: the functions reached are handlers, acked by a
 // nil error, or, for a handler that returns the items it did not handle
 // (func(items ...T) []T), by handing none back. An in-memory worker pool
-// (no serialization) is not a queue: its jobs are not handlers.
+// (no serialization) is not a queue: its jobs are not handlers. A package
+// that both pops jobs off Redis lists (BRPOPLPUSH, BRPOP) and pushes onto
+// them is a queue over lists: its LPUSH publishes a job for the next
+// stage, and is no effect.
 //
 // Nor does a job table of the service's own database need a client: a
 // claim, one statement that takes the next job row and moves it on

@@ -34,15 +34,8 @@ func (a *pkgAnalysis) failureSide(s *summary, in *ssa.If) int {
 	if side := a.boolFailureSide(in); side >= 0 {
 		return side
 	}
-	bin, ok := in.Cond.(*ssa.BinOp)
-	if !ok || (bin.Op != token.EQL && bin.Op != token.NEQ) {
-		return -1
-	}
-	x, y := bin.X, bin.Y
-	if isNilConst(x) {
-		x, y = y, x
-	}
-	if !isNilConst(y) {
+	x, side := nilTest(in.Cond)
+	if side < 0 {
 		return -1
 	}
 	if _, ok := a.respError(x); ok {
@@ -50,10 +43,28 @@ func (a *pkgAnalysis) failureSide(s *summary, in *ssa.If) int {
 	} else if !isError(x.Type()) || !a.failingCall(x, 0) {
 		return -1
 	}
-	if bin.Op == token.NEQ {
-		return 0
+	return side
+}
+
+// nilTest reads a comparison with nil (x != nil, nil == x): the value
+// compared and the successor (0 or 1) on which it is not nil; side -1
+// when cond is no such comparison.
+func nilTest(cond ssa.Value) (x ssa.Value, side int) {
+	bin, ok := cond.(*ssa.BinOp)
+	if !ok || (bin.Op != token.EQL && bin.Op != token.NEQ) {
+		return nil, -1
 	}
-	return 1
+	x, y := bin.X, bin.Y
+	if isNilConst(x) {
+		x, y = y, x
+	}
+	if !isNilConst(y) {
+		return nil, -1
+	}
+	if bin.Op == token.NEQ {
+		return x, 0
+	}
+	return x, 1
 }
 
 // errCallDesc describes the call whose error an error test tests.

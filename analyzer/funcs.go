@@ -69,6 +69,10 @@ type pkgAnalysis struct {
 	// queuePkgs: the packages that implement such a queue; their writes
 	// store items, they publish.
 	queuePkgs map[*ssa.Package]bool
+	// listQueuePkgs: the packages that pop jobs off Redis lists and push
+	// onto them (queues.go): their pushes publish.
+	listQueuePkgs map[*ssa.Package]bool
+	listPoppers   map[*ssa.Function]bool // the functions that pop them
 	// claimTables: the program's own job tables, claimed by its workers
 	// (jobtables.go); an insert into one enqueues a job.
 	claimTables map[string]bool
@@ -132,7 +136,7 @@ func newPkgAnalysis(pass *analysis.Pass, cat *knowledge.Catalog, cfg *config, di
 func newAnalysis(fset *token.FileSet, cat *knowledge.Catalog, cfg *config, dirs *directives) *pkgAnalysis {
 	return &pkgAnalysis{fset: fset, cat: cat, cfg: cfg, dirs: dirs,
 		sums: map[*ssa.Function]*summary{}, branches: map[*ssa.Function]map[ssa.CallInstruction]bool{}, uses: map[*ssa.Function]*funcUses{}, seen: map[string]bool{},
-		fresh: map[*types.Func]string{}, dispatched: map[*ssa.Function]bool{}, dispatchSites: map[*ssa.Function][]ssa.CallInstruction{}, relays: map[*ssa.Function]bool{}, registered: map[*ssa.Function]bool{}, once: map[*ssa.Function]bool{}, redelivered: map[*ssa.Function]bool{}, feeders: map[*ssa.Function][]*ssa.Function{}, queued: map[*ssa.Function]bool{}, queuePkgs: map[*ssa.Package]bool{}, claimTables: map[string]bool{},
+		fresh: map[*types.Func]string{}, dispatched: map[*ssa.Function]bool{}, dispatchSites: map[*ssa.Function][]ssa.CallInstruction{}, relays: map[*ssa.Function]bool{}, registered: map[*ssa.Function]bool{}, once: map[*ssa.Function]bool{}, redelivered: map[*ssa.Function]bool{}, feeders: map[*ssa.Function][]*ssa.Function{}, queued: map[*ssa.Function]bool{}, queuePkgs: map[*ssa.Package]bool{}, listQueuePkgs: map[*ssa.Package]bool{}, listPoppers: map[*ssa.Function]bool{}, claimTables: map[string]bool{},
 		resultAck: map[*ssa.Function]resultAck{}, handoffs: map[*ssa.Function]string{}}
 }
 
@@ -545,6 +549,7 @@ type occ struct {
 	guardedBy   *check
 	covered     *check        // an IDEM004 check before it
 	fromCheck   *check        // a unique insert turned into a check
+	freeText    int           // 1 + the index of the closure's free variable its SQL text is, 0 if none
 	pooled      bool          // the effect runs on a pool: it commits on its own
 	from        *ssa.Function // the callee whose effect this call carries up
 }
@@ -707,6 +712,7 @@ func (a *pkgAnalysis) analyse(s *summary) {
 	}
 	a.readModifyWrite(s)
 	a.capturedDecisions(s)
+	a.remoteClaims(s)
 	// Plain inserts whose error is tested for a unique violation are checks.
 	if s.unique {
 		for _, o := range s.occs {
@@ -747,7 +753,7 @@ func (a *pkgAnalysis) analyse(s *summary) {
 			}
 			s.addDecision(d)
 		}
-		if fail := a.failureSide(s, in); fail >= 0 {
+		if fail := a.failureSide(s, in); fail >= 0 && !a.afterPoison(b) {
 			d := &decision{blk: b, fresh: b.Succs[fail], other: b.Succs[1-fail], what: errCallDesc(in.Cond), err: testedErr(in.Cond)}
 			if ci, ok := a.respError(testedErr(in.Cond)); ok {
 				d.what = describeCall(ci.Common())

@@ -40,7 +40,10 @@ nil after that failure too; a step
 that works includes an idempotent write (a Redis SET, a NATS KV Put); a dropped error of decoding, reading, telemetry or
 closing a body loses nothing and is not reported, nor does the failure of
 a dependency's function that takes no context (an id split, a parse: the
-message is poison; in vet mode, "dependency" means outside the module). Where acks are offsets (Kafka), going on to the next
+message is poison; in vet mode, "dependency" means outside the module); nor
+does a failure on the side where the message failed to decode (a
+dead-letter copy of an undecodable message that fails before its ack: no
+redelivery could decode it). Where acks are offsets (Kafka), going on to the next
 message after a failure without a nak, a dead-letter publish or a return
 (a failure reported as an error, or by a bool: a function of the program
 that returns false after a failed step and true when it succeeded,

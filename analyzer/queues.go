@@ -3,6 +3,7 @@ package analyzer
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/idemkit/idem/analyzer/knowledge"
 	"golang.org/x/tools/go/ssa"
@@ -404,4 +405,53 @@ func (a *pkgAnalysis) queueTo(f *ssa.Function, ci ssa.CallInstruction, item ssa.
 			a.resultAck[f] = ra
 		}
 	}
+}
+
+// listPops are the Redis commands that take the next job off a list.
+var listPops = []string{"BRPop", "BLPop", "RPop", "LPop", "BRPopLPush", "BLMove", "BLMPop", "LMPop"}
+
+// listPushes are the Redis commands that add a job to a list.
+var listPushes = []string{"LPush", "RPush", "LPushX", "RPushX"}
+
+// findListQueues marks the packages of the program that pop jobs off
+// Redis lists and also push onto them in functions that do not pop: a
+// queue layer over lists (a Producer's LPUSH beside a Consumer's
+// BRPOPLPUSH), whose producer hands a job to a worker, as a broker's
+// producer does, rather than change data. A worker that pops a job and
+// pushes it back after a failure is no such producer.
+func (a *pkgAnalysis) findListQueues() {
+	pops, pushes := map[*ssa.Package]bool{}, map[*ssa.Package]bool{}
+	for _, fn := range a.funcs {
+		push := false
+		for ci := range callsIn(fn) {
+			f := callee(ci.Common())
+			if f == nil || !a.clientPkg(f) {
+				continue
+			}
+			switch {
+			case slices.Contains(listPops, f.Name()) && a.cat.Has(f, knowledge.Fetch):
+				pops[fn.Pkg] = true
+				a.listPoppers[fn] = true
+			case slices.Contains(listPushes, f.Name()):
+				push = true
+			}
+		}
+		if push {
+			pushes[fn.Pkg] = true
+		}
+	}
+	for p := range pops {
+		if pushes[p] {
+			a.listQueuePkgs[p] = true
+		}
+	}
+}
+
+// listPush reports whether a Redis rule's call pushes a job onto a list
+// of the program's own list queue, from a function that pops none
+// (findListQueues).
+func (a *pkgAnalysis) listPush(s *summary, cc *ssa.CallCommon, r bound) bool {
+	f := callee(cc)
+	return r.Kind == knowledge.Redis && f != nil && slices.Contains(listPushes, f.Name()) &&
+		a.listQueuePkgs[pkgOf(s.fn)] && !a.listPoppers[s.fn]
 }

@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"go/token"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -35,14 +36,21 @@ const (
 // naturalInsert reports whether o is a direct SQL insert whose columns set
 // a natural unique key of its table (sqlclass.Schema.Natural).
 func (a *pkgAnalysis) naturalInsert(o *occ) bool {
-	if a.pass != nil || o.kind != knowledge.SQL || !o.direct || o.table == "" || len(o.cols) == 0 {
+	return o.kind == knowledge.SQL && o.direct && a.naturalAt(o.pos, o.table, o.cols)
+}
+
+// naturalAt reports whether an insert into table writing cols, whose text
+// is at pos, sets a natural unique key of the table in the schema of the
+// module holding pos (whole-program mode only).
+func (a *pkgAnalysis) naturalAt(pos token.Pos, table string, cols []string) bool {
+	if a.pass != nil || table == "" || len(cols) == 0 {
 		return false
 	}
-	file := a.fset.Position(o.pos).Filename
+	file := a.fset.Position(pos).Filename
 	if file == "" {
 		return false
 	}
-	return a.schemaOf(filepath.Dir(file)).Natural(o.table, o.cols)
+	return a.schemaOf(filepath.Dir(file)).Natural(table, cols)
 }
 
 // schemaOf returns the schema of the module holding dir (the nearest

@@ -33,8 +33,8 @@ func (a *pkgAnalysis) resolveParam(o *occ, v ssa.Value) bool {
 		return true
 	}
 	cls := mergeTexts(texts)
-	if !cls.Effect() {
-		return false
+	if !cls.Effect() || cls.Insert && a.naturalAt(o.pos, cls.Table, cls.Columns) {
+		return false // a read, or a repeat violates the key
 	}
 	o.desc += " " + snippet(texts[0])
 	o.innerFact.QueryParam = -1

@@ -277,6 +277,61 @@ func globalName(v ssa.Value) string {
 
 var fmtVerb = regexp.MustCompile(`%[-+# 0-9.*\[\]]*[a-zA-Z%]`)
 
+// formatted returns what fmt.Sprintf(format, args...) gives: a %s or %v
+// whose argument is a constant string (a table name: fmt.Sprintf("INSERT
+// INTO %s …", TableJobLogs)) becomes that string, every other verb an
+// identifier (sqlclass.Unknown).
+func (a *pkgAnalysis) formatted(format string, args ssa.Value, depth int) string {
+	vals := indexedValues(args)
+	i := 0
+	return fmtVerb.ReplaceAllStringFunc(format, func(verb string) string {
+		if verb == "%%" {
+			return "%"
+		}
+		if strings.ContainsAny(verb, "*[") {
+			vals = nil // arguments out of order: none is known
+		}
+		v := vals[i]
+		i++
+		if verb == "%s" || verb == "%v" {
+			if t, _, ok := a.texts(v, depth+1); ok && len(t) == 1 {
+				return t[0]
+			}
+		}
+		return sqlclass.Unknown
+	})
+}
+
+// indexedValues returns the values stored into a variadic slice, by their
+// index (nil where unknown).
+func indexedValues(v ssa.Value) map[int]ssa.Value {
+	sl, ok := v.(*ssa.Slice)
+	if !ok {
+		return nil
+	}
+	alloc, ok := sl.X.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	vals := map[int]ssa.Value{}
+	for _, r := range *alloc.Referrers() {
+		ia, ok := r.(*ssa.IndexAddr)
+		if !ok {
+			continue
+		}
+		k, ok := constInt(ia.Index)
+		if !ok {
+			continue
+		}
+		for _, rr := range *ia.Referrers() {
+			if st, ok := rr.(*ssa.Store); ok && st.Addr == ia {
+				vals[int(k)] = peel(st.Val)
+			}
+		}
+	}
+	return vals
+}
+
 // texts returns the possible constant values of a string value: constants,
 // concatenations, phis of those, fmt.Sprintf with a constant format (verbs
 // become an identifier), package variables initialised with constants.
@@ -341,7 +396,7 @@ func (a *pkgAnalysis) texts(v ssa.Value, depth int) (out []string, param int, ok
 		switch fn.FullName() {
 		case "fmt.Sprintf":
 			if f, _, ok := a.texts(x.Call.Args[0], depth+1); ok && len(f) == 1 {
-				return []string{fmtVerb.ReplaceAllString(f[0], sqlclass.Unknown)}, -1, true
+				return []string{a.formatted(f[0], x.Call.Args[1], depth)}, -1, true
 			}
 			return nil, -1, false
 		case "strings.Replace", "strings.ReplaceAll":

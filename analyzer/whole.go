@@ -753,6 +753,7 @@ func (a *pkgAnalysis) findHandlers() {
 		return
 	}
 	a.findQueueHandlers()
+	a.findListQueues()
 	a.findClaimHandlers()
 	handles := map[*ssa.Function]bool{}
 	for _, fn := range a.funcs {

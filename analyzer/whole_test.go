@@ -532,6 +532,12 @@ func TestPopQueue(t *testing.T) {
 	checkWhole(t, "popqueue")
 }
 
+// TestListQueue runs the whole-program check over pipeline stages linked
+// by the program's own queue over Redis lists: its pushes publish.
+func TestListQueue(t *testing.T) {
+	checkWhole(t, "listqueue/...")
+}
+
 // TestSDKEmbed runs the whole-program check over a consumer that mails
 // through its own interface, filled by an AWS SDK client embedded in the
 // program's type or converted to it directly.

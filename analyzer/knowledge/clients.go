@@ -222,8 +222,8 @@ var base = Base{
 	// A webhook's event id: the receiver drops a delivery it has seen
 	// (Standard Webhooks' webhook-id, Svix, GitHub's X-GitHub-Delivery, a
 	// service's own X-Acme-Event-Id).
-	KeyHeaders: []string{"Idempotency-Key", "X-Idempotency-Key", "Webhook-Id", "Svix-Id", "X-Github-Delivery",
-		"*-Event-Id", "*-Delivery-Id", "*-Webhook-Id"},
+	KeyHeaders: []string{"Idempotency-Key", "X-Idempotency-Key", "Webhook-Id", "Svix-Id",
+		"*-Event-Id", "*-Delivery", "*-Delivery-Id", "*-Webhook-Id"},
 	// The commands behind go-redis's effect methods, for clients that name
 	// the command by a string.
 	RedisCommands: RedisCommands{

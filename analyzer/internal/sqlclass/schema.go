@@ -1,6 +1,9 @@
 package sqlclass
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // Key is a unique key of a table as its schema declares it: a second row
 // with the same values in Columns violates it.
@@ -39,6 +42,8 @@ func (sc Schema) ReadDDL(ddl string) {
 			sc.create(s)
 		case len(s) > 2 && s[0].is("alter") && s[1].is("table"):
 			sc.alter(s)
+		case len(s) > 2 && s[0].is("rename") && s[1].is("table"):
+			sc.rename(s[2:])
 		case len(s) > 2 && s[0].is("drop") && s[1].is("table"):
 			for _, t := range namesAfter(s, 2) {
 				delete(sc, t)
@@ -106,7 +111,11 @@ func (sc Schema) create(s []tok) {
 			return // CREATE TABLE … AS SELECT, or unreadable
 		}
 		delete(sc, table)
-		sc.tableItems(table, s[j+1:groupEnd(s, j)])
+		end := groupEnd(s, j)
+		sc.tableItems(table, s[j+1:end])
+		if end > j {
+			sc.replacingKey(table, s[end+1:])
+		}
 	case i < len(s) && s[i].is("unique"):
 		i = skipWords(s, i+1, "index", "concurrently", "if", "not", "exists")
 		name := ""
@@ -136,6 +145,9 @@ func (sc Schema) alter(s []tok) {
 		return
 	}
 	switch {
+	case s[i].is("rename") && i+2 < len(s) && s[i+1].is("to"):
+		to, _ := nameAt(s, i+2)
+		sc.move(table, to)
 	case s[i].is("add"):
 		if k, ok := constraintAt(s, i+1); ok {
 			sc[table] = append(sc[table], k)
@@ -144,6 +156,54 @@ func (sc Schema) alter(s []tok) {
 		for _, n := range namesAfter(s, i+2) {
 			sc.dropNamed(table, n)
 		}
+	}
+}
+
+// replacingKey reads the clauses after a CREATE TABLE's columns (tail):
+// a ClickHouse ReplacingMergeTree keeps one row per value of its sorting
+// key (ORDER BY (a, b)), so that key is a unique key of the table once
+// its parts merge.
+func (sc Schema) replacingKey(table string, tail []tok) {
+	i := findTop(tail, 0, "engine")
+	if i < 0 || i+2 >= len(tail) || !tail[i+1].op("=") || !strings.HasSuffix(tail[i+2].s, "replacingmergetree") {
+		return
+	}
+	for j := i + 3; j+2 < len(tail); j++ {
+		if !tail[j].is("order") || !tail[j+1].is("by") {
+			continue
+		}
+		cols, _, ok := columnList(tail, j+2)
+		if !ok && tail[j+2].ident() {
+			cols, ok = []string{tail[j+2].s}, true
+		}
+		if ok {
+			sc[table] = append(sc[table], Key{Columns: cols})
+		}
+		return
+	}
+}
+
+// rename reads RENAME TABLE a TO b [, c TO d] (s after RENAME TABLE).
+func (sc Schema) rename(s []tok) {
+	for _, pair := range splitTop(s, ",") {
+		from, i := nameAt(pair, 0)
+		if i+1 < len(pair) && pair[i].is("to") {
+			to, _ := nameAt(pair, i+1)
+			sc.move(from, to)
+		}
+	}
+}
+
+// move gives table to the keys of table from, as a rename does.
+func (sc Schema) move(from, to string) {
+	if from == "" || to == "" {
+		return
+	}
+	keys, ok := sc[from]
+	delete(sc, from)
+	delete(sc, to)
+	if ok {
+		sc[to] = keys
 	}
 }
 

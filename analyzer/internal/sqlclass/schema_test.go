@@ -34,6 +34,22 @@ DROP TABLE IF EXISTS dropped;
 CREATE TABLE renamed (a TEXT, b TEXT);
 CREATE UNIQUE INDEX renamed_ab ON renamed (a, b);
 DROP INDEX renamed_ab;
+CREATE TABLE job_logs_v2 (
+    event_id String NOT NULL COMMENT 'dedupe id',
+    job_id UUID NOT NULL,
+    message String NOT NULL CODEC(ZSTD(3)),
+    sequence_num UInt32 NOT NULL,
+    INDEX idx_job (job_id) TYPE minmax GRANULARITY 1
+)
+ENGINE = ReplacingMergeTree()
+PARTITION BY toDate(timestamp)
+ORDER BY (job_id, sequence_num, event_id)
+SETTINGS index_granularity = 8192;
+RENAME TABLE job_logs TO job_logs_legacy, job_logs_v2 TO job_logs;
+CREATE TABLE events_raw (event_id String, body String) ENGINE = MergeTree ORDER BY (event_id);
+CREATE TABLE latest (k String, v String) ENGINE = ReplicatedReplacingMergeTree('/t', 'r') ORDER BY k;
+CREATE TABLE old_name (a TEXT, b TEXT, UNIQUE (a, b));
+ALTER TABLE old_name RENAME TO new_name;
 `
 	sc := Schema{}
 	sc.ReadDDL(ddl)
@@ -43,17 +59,24 @@ DROP INDEX renamed_ab;
 		want  bool
 	}{
 		{"document_chunks", []string{"id", "document_id", "sequence_number", "text"}, true},
-		{"document_chunks", []string{"id", "document_id", "text"}, false}, // not all of the key
-		{"payments", []string{"id", "order_id", "amount"}, false},         // a single-column primary key
-		{"users", []string{"email", "name"}, true},                        // UNIQUE on email
-		{"users", []string{"name"}, false},                                //
-		{"ledger", []string{"account", "period"}, true},                   // MySQL UNIQUE KEY
-		{"visits", []string{"user_id", "seen_at"}, false},                 // seen_at has DEFAULT now()
-		{"members", []string{"email"}, false},                             // partial, and an expression
-		{"grants", []string{"user_id", "role"}, true},                     // ALTER TABLE … ADD CONSTRAINT
-		{"tags", []string{"post_id", "tag"}, true},                        // a composite primary key
-		{"dropped", []string{"a", "b"}, false},                            // DROP TABLE
-		{"renamed", []string{"a", "b"}, false},                            // DROP INDEX
+		{"document_chunks", []string{"id", "document_id", "text"}, false},             // not all of the key
+		{"payments", []string{"id", "order_id", "amount"}, false},                     // a single-column primary key
+		{"users", []string{"email", "name"}, true},                                    // UNIQUE on email
+		{"users", []string{"name"}, false},                                            //
+		{"ledger", []string{"account", "period"}, true},                               // MySQL UNIQUE KEY
+		{"visits", []string{"user_id", "seen_at"}, false},                             // seen_at has DEFAULT now()
+		{"members", []string{"email"}, false},                                         // partial, and an expression
+		{"grants", []string{"user_id", "role"}, true},                                 // ALTER TABLE … ADD CONSTRAINT
+		{"tags", []string{"post_id", "tag"}, true},                                    // a composite primary key
+		{"dropped", []string{"a", "b"}, false},                                        // DROP TABLE
+		{"renamed", []string{"a", "b"}, false},                                        // DROP INDEX
+		{"job_logs", []string{"event_id", "job_id", "message", "sequence_num"}, true}, // ReplacingMergeTree's ORDER BY, renamed
+		{"job_logs_v2", []string{"event_id", "job_id", "message", "sequence_num"}, false},
+		{"job_logs", []string{"event_id", "message"}, false}, // not all of the sorting key
+		{"events_raw", []string{"event_id", "body"}, false},  // a MergeTree keeps every row
+		{"latest", []string{"k", "v"}, true},                 // one column, not id
+		{"new_name", []string{"a", "b"}, true},               // ALTER TABLE … RENAME TO
+		{"old_name", []string{"a", "b"}, false},
 		{"unknown", []string{"a"}, false},
 	} {
 		if got := sc.Natural(c.table, c.cols); got != c.want {

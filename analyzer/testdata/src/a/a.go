@@ -228,6 +228,23 @@ func notifyWithEventID(ctx context.Context, ev Event) error {
 	return resp.Body.Close()
 }
 
+// notifyWithDelivery names the delivery as GitHub's X-GitHub-Delivery
+// does, with an id that repeats with the event.
+//
+//idem:handler
+func notifyWithDelivery(ctx context.Context, ev Event) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "https://hooks.example/orders", strings.NewReader(ev.Phone))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("X-Shop-Delivery", "delivery-"+ev.ID)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
 // notifyWithFreshID sends a new id with every attempt: the receiver sees
 // each repeat as a new event.
 //

@@ -7,6 +7,7 @@ package schemax
 import (
 	"context"
 	"database/sql"
+	"fmt"
 
 	"github.com/hibiken/asynq"
 )
@@ -37,4 +38,29 @@ func (s *store) pay(ctx context.Context, t *asynq.Task) error {
 func (s *store) storeChunkText(ctx context.Context, t *asynq.Task) error {
 	_, err := s.db.ExecContext(ctx, `INSERT INTO document_chunks (document_id, text) VALUES ($1, $2)`, "doc", string(t.Payload())) // want `IDEM001`
 	return err
+}
+
+// Table names, as a service keeps them.
+const (
+	tableJobLogs = "job_logs"
+	tableRawLogs = "raw_logs"
+)
+
+// exec runs a statement its caller builds.
+func (s *store) exec(ctx context.Context, query string, args ...any) error {
+	_, err := s.db.ExecContext(ctx, query, args...)
+	return err
+}
+
+// storeLog inserts a log line keyed by its event id into a
+// ReplacingMergeTree, through a helper and a formatted table name.
+func (s *store) storeLog(ctx context.Context, t *asynq.Task) error {
+	stmt := fmt.Sprintf(`INSERT INTO %s (event_id, job_id, message) VALUES (?, ?, ?)`, tableJobLogs)
+	return s.exec(ctx, stmt, "ev", "job", string(t.Payload()))
+}
+
+// storeRawLog inserts into a MergeTree, which keeps every row.
+func (s *store) storeRawLog(ctx context.Context, t *asynq.Task) error {
+	stmt := fmt.Sprintf(`INSERT INTO %s (event_id, message) VALUES (?, ?)`, tableRawLogs)
+	return s.exec(ctx, stmt, "ev", string(t.Payload())) // want `IDEM001`
 }
