@@ -20,7 +20,9 @@ from a handler whose consumer commits whatever it returns (dp-kafka's
 registered handlers, go-zero's kq): the error is swallowed and the message
 lost. A branch that classifies the error as permanent or a duplicate on
 purpose (IsPermanent, errors.Is, a comparison with a sentinel error such as
-asynq.ErrTaskIDConflict, also through a helper's (T, bool)) may ack, and
+asynq.ErrTaskIDConflict, also through a helper's (T, bool), or a field of
+the failed call's reply compared with a constant: resp.Status ==
+"CANCELLED", the work already done) may ack, and
 so may the handler that goes on from that side to its next step. A step
 whose error nothing reads (` + "`_ = repo.AddPoints(ctx, …)`" + `, a gorm chain that
 writes as a statement, its Error field unread: ` + "`db.Save(&balance)`" + `; a call of a function
@@ -492,6 +494,15 @@ func (a *pkgAnalysis) collectBenign(s *summary) {
 				s.benign = append(s.benign, benignSide{b, b.Succs[side], b.Succs[1-side]})
 			}
 		}
+		if bin, ok := cond.(*ssa.BinOp); ok && (bin.Op == token.EQL || bin.Op == token.NEQ) && replyStatus(bin) {
+			// The failed call's reply says how it failed
+			// (payosResp.Status == "CANCELLED": already done).
+			eq := 0
+			if bin.Op == token.NEQ {
+				eq = 1
+			}
+			s.benign = append(s.benign, benignSide{b, b.Succs[eq^side], b.Succs[1-(eq^side)]})
+		}
 		if bin, ok := cond.(*ssa.BinOp); ok && (bin.Op == token.EQL || bin.Op == token.NEQ) {
 			if globalName(bin.X) != "" || globalName(bin.Y) != "" || uniqueCode(a.cat, bin.X) || uniqueCode(a.cat, bin.Y) {
 				if isError(bin.X.Type()) || uniqueCode(a.cat, bin.X) || uniqueCode(a.cat, bin.Y) {
@@ -504,6 +515,49 @@ func (a *pkgAnalysis) collectBenign(s *summary) {
 			}
 		}
 	}
+}
+
+// replyStatus reports whether bin compares a field of a call's reply (a
+// result beside its error: resp.Status) with a constant, or a constant's
+// String(): the reply of a failed call telling how it failed.
+func replyStatus(bin *ssa.BinOp) bool {
+	x, y := bin.X, bin.Y
+	if !constLike(y) {
+		x, y = y, x
+	}
+	if !constLike(y) {
+		return false
+	}
+	ld, ok := x.(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return false
+	}
+	fa, ok := ld.X.(*ssa.FieldAddr)
+	if !ok {
+		return false
+	}
+	ex, ok := fa.X.(*ssa.Extract)
+	if !ok {
+		return false
+	}
+	call, ok := ex.Tuple.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	res := call.Call.Signature().Results()
+	return ex.Index < res.Len()-1 && isError(res.At(res.Len()-1).Type())
+}
+
+// constLike reports whether v is a constant string or number, or a
+// method of a constant without other arguments (enum.StatusCancelled.String()).
+func constLike(v ssa.Value) bool {
+	switch x := v.(type) {
+	case *ssa.Const:
+		return x.Value != nil
+	case *ssa.Call:
+		return len(x.Call.Args) == 1 && !x.Call.IsInvoke() && constLike(x.Call.Args[0])
+	}
+	return false
 }
 
 // benignSide is the side of a branch that handles an error on purpose.
