@@ -494,24 +494,17 @@ func (a *pkgAnalysis) collectBenign(s *summary) {
 				s.benign = append(s.benign, benignSide{b, b.Succs[side], b.Succs[1-side]})
 			}
 		}
-		if bin, ok := cond.(*ssa.BinOp); ok && (bin.Op == token.EQL || bin.Op == token.NEQ) && replyStatus(bin) {
-			// The failed call's reply says how it failed
-			// (payosResp.Status == "CANCELLED": already done).
-			eq := 0
-			if bin.Op == token.NEQ {
-				eq = 1
-			}
-			s.benign = append(s.benign, benignSide{b, b.Succs[eq^side], b.Succs[1-(eq^side)]})
-		}
 		if bin, ok := cond.(*ssa.BinOp); ok && (bin.Op == token.EQL || bin.Op == token.NEQ) {
-			if globalName(bin.X) != "" || globalName(bin.Y) != "" || uniqueCode(a.cat, bin.X) || uniqueCode(a.cat, bin.Y) {
-				if isError(bin.X.Type()) || uniqueCode(a.cat, bin.X) || uniqueCode(a.cat, bin.Y) {
-					eq := 0
-					if bin.Op == token.NEQ {
-						eq = 1
-					}
-					s.benign = append(s.benign, benignSide{b, b.Succs[eq^side], b.Succs[1-(eq^side)]})
+			sentinel := (globalName(bin.X) != "" || globalName(bin.Y) != "") && isError(bin.X.Type())
+			code := uniqueCode(a.cat, bin.X) || uniqueCode(a.cat, bin.Y)
+			// The failed call's reply may say how it failed
+			// (payosResp.Status == "CANCELLED": already done).
+			if sentinel || code || replyStatus(bin) {
+				eq := 0
+				if bin.Op == token.NEQ {
+					eq = 1
 				}
+				s.benign = append(s.benign, benignSide{b, b.Succs[eq^side], b.Succs[1-(eq^side)]})
 			}
 		}
 	}
