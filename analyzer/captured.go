@@ -77,20 +77,10 @@ func closureRun(mc *ssa.MakeClosure) *ssa.Call {
 // onlyStored returns the decision value the closure stores into its free
 // variable fv, when that is the only store into it.
 func onlyStored(cs *summary, fv *ssa.FreeVar) *dval {
-	var d *dval
-	for _, r := range *fv.Referrers() {
-		st, ok := r.(*ssa.Store)
-		if !ok || st.Addr != fv {
-			continue
-		}
-		if d != nil {
-			return nil
-		}
-		if d = cs.values[st.Val]; d == nil {
-			return nil
-		}
+	if v := onlyStore(fv); v != nil {
+		return cs.values[v]
 	}
-	return d
+	return nil
 }
 
 // freeVarIndex returns 1 + the index of v among fn's free variables, 0
@@ -126,12 +116,12 @@ func boundTo(ci ssa.CallInstruction, cl *ssa.Function, i int) ssa.Value {
 	return nil
 }
 
-// onlyStore returns the value stored into al when one store sets it, nil
-// otherwise.
-func onlyStore(al *ssa.Alloc) ssa.Value {
+// onlyStore returns the value stored into addr (a local, or a closure's
+// free variable) when one store sets it, nil otherwise.
+func onlyStore(addr ssa.Value) ssa.Value {
 	var v ssa.Value
-	for _, r := range *al.Referrers() {
-		if st, ok := r.(*ssa.Store); ok && st.Addr == al {
+	for _, r := range *addr.Referrers() {
+		if st, ok := r.(*ssa.Store); ok && st.Addr == addr {
 			if v != nil {
 				return nil
 			}

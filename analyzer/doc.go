@@ -50,10 +50,11 @@
 // that writes k, the rows of a key rewritten; the parameters' values are
 // not compared),
 // read from constant query text (constants, concatenations, fmt.Sprintf
-// formats, a %s or %v of a constant replaced by it, package variables, struct fields the package sets, functions from
-// one string to a string such as a dialect's Rebind, a helper's parameter
-// given a constant by its caller, also through a closure that captures it
-// and that the helper hands to a retry function); an Exec whose text is not constant is
+// formats, a %s or %v of a constant replaced by it, package variables,
+// struct fields the package sets, functions from one string to a string
+// such as a dialect's Rebind, a helper's parameter given a constant by its
+// caller, also through a closure that captures it and that the helper
+// hands to a retry function); an Exec whose text is not constant is
 // taken as a non-idempotent write, a Query of unknown text as a read (a
 // Query whose text a wrapper's caller gives is decided by that text: INSERT
 // … RETURNING through a store's QueryRowContext writes); an
